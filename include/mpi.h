@@ -1,0 +1,749 @@
+/*
+ * mpi.h -- public C interface of dmpi.
+ *
+ * Binary interface: the MPICH ABI (the libmpi.so.12 family). Every handle
+ * value, constant, error class, type size and the MPI_Status layout below is
+ * chosen to equal MPICH's, so an executable built against MPICH's mpi.h runs
+ * unchanged on dmpi's libmpi.so.12. tests/abi/ checks every value.
+ *
+ * Handles are plain ints. Their bits describe them:
+ *   bits 31-30  kind: 01 builtin, 10 direct (pool slot), 11 indirect, 00 invalid
+ *   bits 29-26  object type (comm, group, datatype, op, request, ...)
+ *   bits 15-8   for builtin datatypes: the size of one element in bytes
+ * A "null" handle of an object type is that type's bits with kind 00.
+ *
+ * Only the functions dmpi implements are declared (section 9); each exists
+ * under its MPI_ name and its PMPI_ (profiling) name.
+ *
+ * This header identifies the implementation as dmpi through the DMPI_*
+ * macros of section 1 and through nothing else.
+ */
+#ifndef MPI_INCLUDED
+#define MPI_INCLUDED
+
+#if defined(__cplusplus)
+extern "C" {
+#endif
+
+/* ======================================================================
+ * 1. Identification
+ * ====================================================================== */
+
+#define DMPI_VERSION_MAJOR 0
+#define DMPI_VERSION_MINOR 1
+#define DMPI_VERSION_PATCH 0
+#define DMPI_VERSION       "0.1.0"
+/* major * 10000 + minor * 100 + patch: 0.1.0 is 100 */
+#define DMPI_NUMVERSION    100
+
+/* Version of the MPI standard this header describes. */
+#define MPI_VERSION    4
+#define MPI_SUBVERSION 0
+
+/* Marks the library's exported symbols; the library itself is built with
+ * hidden visibility by default. */
+#if defined(__GNUC__) || defined(__clang__)
+#  define DMPI_API __attribute__((visibility("default")))
+#else
+#  define DMPI_API
+#endif
+
+/* ======================================================================
+ * 2. Types
+ * ====================================================================== */
+
+/* Object handles (32-bit ints, see the encoding above). */
+typedef int MPI_Comm;
+typedef int MPI_Group;
+typedef int MPI_Datatype;
+typedef int MPI_Request;
+typedef int MPI_Op;
+typedef int MPI_Errhandler;
+typedef int MPI_Info;
+typedef int MPI_Win;
+typedef int MPI_Message;
+typedef int MPI_Session;
+
+/* Files are the one handle kind that is a pointer. The structure is never
+ * defined in public. */
+typedef struct dmpi_file_s *MPI_File;
+
+/* Integer types of x86_64 Linux in the MPICH ABI. */
+typedef long MPI_Aint;     /* an address or a displacement: 8 bytes */
+typedef long MPI_Count;    /* a count of elements or bytes: 8 bytes */
+typedef long MPI_Offset;   /* a file offset: 8 bytes */
+typedef int  MPI_Fint;     /* a Fortran INTEGER: 4 bytes */
+
+/* Status of a completed receive or request: 20 bytes, five ints.
+ * count_lo and count_hi_and_cancelled belong to the library and encode the
+ * received byte count and the cancelled flag as MPICH does: count_lo holds
+ * the low 32 bits of the count; count_hi_and_cancelled holds the cancelled
+ * flag in bit 0 and the count's high 32 bits shifted left by one.
+ * Applications read only the three public fields. */
+typedef struct MPI_Status {
+    int count_lo;
+    int count_hi_and_cancelled;
+    int MPI_SOURCE;
+    int MPI_TAG;
+    int MPI_ERROR;
+} MPI_Status;
+
+/* Error handler callback of a communicator (MPI-2.2 name, then the
+ * MPI-2.0 name kept as an alias). */
+typedef void (MPI_Comm_errhandler_function)(MPI_Comm *comm, int *errcode, ...);
+typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
+
+/* ======================================================================
+ * 3. Null and predefined object handles
+ * ====================================================================== */
+
+#define MPI_COMM_NULL        ((MPI_Comm)0x04000000)
+#define MPI_COMM_WORLD       ((MPI_Comm)0x44000000)
+#define MPI_COMM_SELF        ((MPI_Comm)0x44000001)
+
+#define MPI_GROUP_NULL       ((MPI_Group)0x08000000)
+#define MPI_GROUP_EMPTY      ((MPI_Group)0x48000000)
+
+#define MPI_DATATYPE_NULL    ((MPI_Datatype)0x0c000000)
+
+#define MPI_ERRHANDLER_NULL  ((MPI_Errhandler)0x14000000)
+#define MPI_ERRORS_ARE_FATAL ((MPI_Errhandler)0x54000000)
+#define MPI_ERRORS_RETURN    ((MPI_Errhandler)0x54000001)
+#define MPI_ERRORS_ABORT     ((MPI_Errhandler)0x54000003)
+
+#define MPI_OP_NULL          ((MPI_Op)0x18000000)
+
+#define MPI_INFO_NULL        ((MPI_Info)0x1c000000)
+#define MPI_INFO_ENV         ((MPI_Info)0x5c000001)
+
+#define MPI_WIN_NULL         ((MPI_Win)0x20000000)
+
+/* A null request and a null message share one value. */
+#define MPI_REQUEST_NULL     ((MPI_Request)0x2c000000)
+#define MPI_MESSAGE_NULL     ((MPI_Message)0x2c000000)
+#define MPI_MESSAGE_NO_PROC  ((MPI_Message)0x6c000000)
+
+#define MPI_SESSION_NULL     ((MPI_Session)0x38000000)
+
+#define MPI_FILE_NULL        ((MPI_File)0)
+
+/* ======================================================================
+ * 4. Predefined datatypes
+ *    A builtin datatype handle is 0x4c00SSII: SS = bytes per element,
+ *    II = index. The pair types with padding are 0x8c0000II.
+ * ====================================================================== */
+
+/* C basic types */
+#define MPI_CHAR               ((MPI_Datatype)0x4c000101)
+#define MPI_SIGNED_CHAR        ((MPI_Datatype)0x4c000118)
+#define MPI_UNSIGNED_CHAR      ((MPI_Datatype)0x4c000102)
+#define MPI_BYTE               ((MPI_Datatype)0x4c00010d)
+#define MPI_WCHAR              ((MPI_Datatype)0x4c00040e)
+#define MPI_SHORT              ((MPI_Datatype)0x4c000203)
+#define MPI_UNSIGNED_SHORT     ((MPI_Datatype)0x4c000204)
+#define MPI_INT                ((MPI_Datatype)0x4c000405)
+#define MPI_UNSIGNED           ((MPI_Datatype)0x4c000406)
+#define MPI_LONG               ((MPI_Datatype)0x4c000807)
+#define MPI_UNSIGNED_LONG      ((MPI_Datatype)0x4c000808)
+#define MPI_LONG_LONG_INT      ((MPI_Datatype)0x4c000809)
+#define MPI_LONG_LONG          MPI_LONG_LONG_INT
+#define MPI_UNSIGNED_LONG_LONG ((MPI_Datatype)0x4c000819)
+#define MPI_FLOAT              ((MPI_Datatype)0x4c00040a)
+#define MPI_DOUBLE             ((MPI_Datatype)0x4c00080b)
+#define MPI_LONG_DOUBLE        ((MPI_Datatype)0x4c00100c)
+#define MPI_PACKED             ((MPI_Datatype)0x4c00010f)
+
+/* Bound markers (removed from MPI-3, still accepted as values) */
+#define MPI_LB                 ((MPI_Datatype)0x4c000010)
+#define MPI_UB                 ((MPI_Datatype)0x4c000011)
+
+/* Value-index pairs for MPI_MINLOC / MPI_MAXLOC */
+#define MPI_FLOAT_INT          ((MPI_Datatype)0x8c000000)
+#define MPI_DOUBLE_INT         ((MPI_Datatype)0x8c000001)
+#define MPI_LONG_INT           ((MPI_Datatype)0x8c000002)
+#define MPI_SHORT_INT          ((MPI_Datatype)0x8c000003)
+#define MPI_LONG_DOUBLE_INT    ((MPI_Datatype)0x8c000004)
+#define MPI_2INT               ((MPI_Datatype)0x4c000816)
+
+/* C99 fixed-width integers */
+#define MPI_INT8_T             ((MPI_Datatype)0x4c000137)
+#define MPI_INT16_T            ((MPI_Datatype)0x4c000238)
+#define MPI_INT32_T            ((MPI_Datatype)0x4c000439)
+#define MPI_INT64_T            ((MPI_Datatype)0x4c00083a)
+#define MPI_UINT8_T            ((MPI_Datatype)0x4c00013b)
+#define MPI_UINT16_T           ((MPI_Datatype)0x4c00023c)
+#define MPI_UINT32_T           ((MPI_Datatype)0x4c00043d)
+#define MPI_UINT64_T           ((MPI_Datatype)0x4c00083e)
+
+/* C99 bool and complex */
+#define MPI_C_BOOL                ((MPI_Datatype)0x4c00013f)
+#define MPI_C_FLOAT_COMPLEX       ((MPI_Datatype)0x4c000840)
+#define MPI_C_COMPLEX             MPI_C_FLOAT_COMPLEX
+#define MPI_C_DOUBLE_COMPLEX      ((MPI_Datatype)0x4c001041)
+#define MPI_C_LONG_DOUBLE_COMPLEX ((MPI_Datatype)0x4c002042)
+
+/* C++ bool and complex */
+#define MPI_CXX_BOOL                ((MPI_Datatype)0x4c000133)
+#define MPI_CXX_FLOAT_COMPLEX       ((MPI_Datatype)0x4c000834)
+#define MPI_CXX_DOUBLE_COMPLEX      ((MPI_Datatype)0x4c001035)
+#define MPI_CXX_LONG_DOUBLE_COMPLEX ((MPI_Datatype)0x4c002036)
+
+/* Address, offset and count integers */
+#define MPI_AINT               ((MPI_Datatype)0x4c000843)
+#define MPI_OFFSET             ((MPI_Datatype)0x4c000844)
+#define MPI_COUNT              ((MPI_Datatype)0x4c000845)
+
+/* Fortran types */
+#define MPI_CHARACTER          ((MPI_Datatype)0x4c00011a)
+#define MPI_LOGICAL            ((MPI_Datatype)0x4c00041d)
+#define MPI_INTEGER            ((MPI_Datatype)0x4c00041b)
+#define MPI_REAL               ((MPI_Datatype)0x4c00041c)
+#define MPI_DOUBLE_PRECISION   ((MPI_Datatype)0x4c00081f)
+#define MPI_COMPLEX            ((MPI_Datatype)0x4c00081e)
+#define MPI_DOUBLE_COMPLEX     ((MPI_Datatype)0x4c001022)
+#define MPI_2INTEGER           ((MPI_Datatype)0x4c000820)
+#define MPI_2REAL              ((MPI_Datatype)0x4c000821)
+#define MPI_2DOUBLE_PRECISION  ((MPI_Datatype)0x4c001023)
+
+/* Optional sized Fortran types (MPI_INTEGER16 is not available) */
+#define MPI_INTEGER1           ((MPI_Datatype)0x4c00012d)
+#define MPI_INTEGER2           ((MPI_Datatype)0x4c00022f)
+#define MPI_INTEGER4           ((MPI_Datatype)0x4c000430)
+#define MPI_INTEGER8           ((MPI_Datatype)0x4c000831)
+#define MPI_INTEGER16          ((MPI_Datatype)MPI_DATATYPE_NULL)
+#define MPI_REAL4              ((MPI_Datatype)0x4c000427)
+#define MPI_REAL8              ((MPI_Datatype)0x4c000829)
+#define MPI_REAL16             ((MPI_Datatype)0x4c00102b)
+#define MPI_COMPLEX8           ((MPI_Datatype)0x4c000828)
+#define MPI_COMPLEX16          ((MPI_Datatype)0x4c00102a)
+#define MPI_COMPLEX32          ((MPI_Datatype)0x4c00202c)
+
+/* Classes for MPI_Type_match_size */
+#define MPI_TYPECLASS_REAL     1
+#define MPI_TYPECLASS_INTEGER  2
+#define MPI_TYPECLASS_COMPLEX  3
+
+/* Constructors reported by MPI_Type_get_envelope */
+#define MPI_COMBINER_NAMED            1
+#define MPI_COMBINER_DUP              2
+#define MPI_COMBINER_CONTIGUOUS       3
+#define MPI_COMBINER_VECTOR           4
+#define MPI_COMBINER_HVECTOR_INTEGER  5
+#define MPI_COMBINER_HVECTOR          6
+#define MPI_COMBINER_INDEXED          7
+#define MPI_COMBINER_HINDEXED_INTEGER 8
+#define MPI_COMBINER_HINDEXED         9
+#define MPI_COMBINER_INDEXED_BLOCK    10
+#define MPI_COMBINER_STRUCT_INTEGER   11
+#define MPI_COMBINER_STRUCT           12
+#define MPI_COMBINER_SUBARRAY         13
+#define MPI_COMBINER_DARRAY           14
+#define MPI_COMBINER_F90_REAL         15
+#define MPI_COMBINER_F90_COMPLEX      16
+#define MPI_COMBINER_F90_INTEGER      17
+#define MPI_COMBINER_RESIZED          18
+#define MPI_COMBINER_HINDEXED_BLOCK   19
+
+/* Subarray and distributed-array constructors */
+#define MPI_ORDER_C              56
+#define MPI_ORDER_FORTRAN        57
+#define MPI_DISTRIBUTE_BLOCK     121
+#define MPI_DISTRIBUTE_CYCLIC    122
+#define MPI_DISTRIBUTE_NONE      123
+#define MPI_DISTRIBUTE_DFLT_DARG (-49767)
+
+/* ======================================================================
+ * 5. Predefined reduction operations
+ * ====================================================================== */
+
+#define MPI_MAX     ((MPI_Op)0x58000001)
+#define MPI_MIN     ((MPI_Op)0x58000002)
+#define MPI_SUM     ((MPI_Op)0x58000003)
+#define MPI_PROD    ((MPI_Op)0x58000004)
+#define MPI_LAND    ((MPI_Op)0x58000005)
+#define MPI_BAND    ((MPI_Op)0x58000006)
+#define MPI_LOR     ((MPI_Op)0x58000007)
+#define MPI_BOR     ((MPI_Op)0x58000008)
+#define MPI_LXOR    ((MPI_Op)0x58000009)
+#define MPI_BXOR    ((MPI_Op)0x5800000a)
+#define MPI_MINLOC  ((MPI_Op)0x5800000b)
+#define MPI_MAXLOC  ((MPI_Op)0x5800000c)
+#define MPI_REPLACE ((MPI_Op)0x5800000d)
+#define MPI_NO_OP   ((MPI_Op)0x5800000e)
+
+/* ======================================================================
+ * 6. Error classes
+ *    Error codes returned by the library map onto these classes through
+ *    MPI_Error_class; every class is also a valid code of itself.
+ * ====================================================================== */
+
+#define MPI_SUCCESS                   0
+#define MPI_ERR_BUFFER                1
+#define MPI_ERR_COUNT                 2
+#define MPI_ERR_TYPE                  3
+#define MPI_ERR_TAG                   4
+#define MPI_ERR_COMM                  5
+#define MPI_ERR_RANK                  6
+#define MPI_ERR_ROOT                  7
+#define MPI_ERR_GROUP                 8
+#define MPI_ERR_OP                    9
+#define MPI_ERR_TOPOLOGY              10
+#define MPI_ERR_DIMS                  11
+#define MPI_ERR_ARG                   12
+#define MPI_ERR_UNKNOWN               13
+#define MPI_ERR_TRUNCATE              14
+#define MPI_ERR_OTHER                 15
+#define MPI_ERR_INTERN                16
+#define MPI_ERR_IN_STATUS             17
+#define MPI_ERR_PENDING               18
+#define MPI_ERR_REQUEST               19
+#define MPI_ERR_ACCESS                20
+#define MPI_ERR_AMODE                 21
+#define MPI_ERR_BAD_FILE              22
+#define MPI_ERR_CONVERSION            23
+#define MPI_ERR_DUP_DATAREP           24
+#define MPI_ERR_FILE_EXISTS           25
+#define MPI_ERR_FILE_IN_USE           26
+#define MPI_ERR_FILE                  27
+#define MPI_ERR_INFO                  28
+#define MPI_ERR_INFO_KEY              29
+#define MPI_ERR_INFO_VALUE            30
+#define MPI_ERR_INFO_NOKEY            31
+#define MPI_ERR_IO                    32
+#define MPI_ERR_NAME                  33
+#define MPI_ERR_NO_MEM                34
+#define MPI_ERR_NOT_SAME              35
+#define MPI_ERR_NO_SPACE              36
+#define MPI_ERR_NO_SUCH_FILE          37
+#define MPI_ERR_PORT                  38
+#define MPI_ERR_QUOTA                 39
+#define MPI_ERR_READ_ONLY             40
+#define MPI_ERR_SERVICE               41
+#define MPI_ERR_SPAWN                 42
+#define MPI_ERR_UNSUPPORTED_DATAREP   43
+#define MPI_ERR_UNSUPPORTED_OPERATION 44
+#define MPI_ERR_WIN                   45
+#define MPI_ERR_BASE                  46
+#define MPI_ERR_LOCKTYPE              47
+#define MPI_ERR_KEYVAL                48
+#define MPI_ERR_RMA_CONFLICT          49
+#define MPI_ERR_RMA_SYNC              50
+#define MPI_ERR_SIZE                  51
+#define MPI_ERR_DISP                  52
+#define MPI_ERR_ASSERT                53
+/* 54 is not assigned */
+#define MPI_ERR_RMA_RANGE             55
+#define MPI_ERR_RMA_ATTACH            56
+#define MPI_ERR_RMA_SHARED            57
+#define MPI_ERR_RMA_FLAVOR            58
+
+/* Classes of the tool information interface (MPI_T) */
+#define MPI_T_ERR_MEMORY              59
+#define MPI_T_ERR_NOT_INITIALIZED     60
+#define MPI_T_ERR_CANNOT_INIT         61
+#define MPI_T_ERR_INVALID_INDEX       62
+#define MPI_T_ERR_INVALID_ITEM        63
+#define MPI_T_ERR_INVALID_HANDLE      64
+#define MPI_T_ERR_OUT_OF_HANDLES      65
+#define MPI_T_ERR_OUT_OF_SESSIONS     66
+#define MPI_T_ERR_INVALID_SESSION     67
+#define MPI_T_ERR_CVAR_SET_NOT_NOW    68
+#define MPI_T_ERR_CVAR_SET_NEVER      69
+#define MPI_T_ERR_PVAR_NO_STARTSTOP   70
+#define MPI_T_ERR_PVAR_NO_WRITE       71
+#define MPI_T_ERR_PVAR_NO_ATOMIC      72
+#define MPI_T_ERR_INVALID_NAME        73
+#define MPI_T_ERR_INVALID             74
+
+/* MPI-4 classes */
+#define MPI_ERR_SESSION               75
+#define MPI_ERR_PROC_ABORTED          76
+#define MPI_ERR_VALUE_TOO_LARGE       77
+#define MPI_T_ERR_NOT_SUPPORTED       78
+
+/* Upper bound of the codes the library can return */
+#define MPI_ERR_LASTCODE              0x3fffffff
+
+/* ======================================================================
+ * 7. Other constants
+ * ====================================================================== */
+
+/* Wildcards and special ranks */
+#define MPI_PROC_NULL      (-1)
+#define MPI_ANY_SOURCE     (-2)
+#define MPI_ROOT           (-3)
+#define MPI_ANY_TAG        (-1)
+#define MPI_UNDEFINED      (-32766)
+#define MPI_KEYVAL_INVALID 0x24000000
+
+/* Results of MPI_Comm_compare and MPI_Group_compare */
+#define MPI_IDENT     0
+#define MPI_CONGRUENT 1
+#define MPI_SIMILAR   2
+#define MPI_UNEQUAL   3
+
+/* Thread support levels */
+#define MPI_THREAD_SINGLE     0
+#define MPI_THREAD_FUNNELED   1
+#define MPI_THREAD_SERIALIZED 2
+#define MPI_THREAD_MULTIPLE   3
+
+/* Topology kinds reported by MPI_Topo_test */
+#define MPI_GRAPH      1
+#define MPI_CART       2
+#define MPI_DIST_GRAPH 3
+
+/* Split kinds of MPI_Comm_split_type */
+#define MPI_COMM_TYPE_SHARED      1
+#define MPI_COMM_TYPE_HW_GUIDED   2
+#define MPI_COMM_TYPE_HW_UNGUIDED 3
+
+/* Predefined attribute keys of a communicator */
+#define MPI_TAG_UB          0x64400001
+#define MPI_HOST            0x64400003
+#define MPI_IO              0x64400005
+#define MPI_WTIME_IS_GLOBAL 0x64400007
+#define MPI_UNIVERSE_SIZE   0x64400009
+#define MPI_LASTUSEDCODE    0x6440000b
+#define MPI_APPNUM          0x6440000d
+
+/* Predefined attribute keys of a window */
+#define MPI_WIN_BASE          0x66000001
+#define MPI_WIN_SIZE          0x66000003
+#define MPI_WIN_DISP_UNIT     0x66000005
+#define MPI_WIN_CREATE_FLAVOR 0x66000007
+#define MPI_WIN_MODEL         0x66000009
+
+/* Window flavors and memory models */
+#define MPI_WIN_FLAVOR_CREATE   1
+#define MPI_WIN_FLAVOR_ALLOCATE 2
+#define MPI_WIN_FLAVOR_DYNAMIC  3
+#define MPI_WIN_FLAVOR_SHARED   4
+#define MPI_WIN_SEPARATE        1
+#define MPI_WIN_UNIFIED         2
+
+/* Lock types and synchronisation assertions of one-sided communication */
+#define MPI_LOCK_EXCLUSIVE 234
+#define MPI_LOCK_SHARED    235
+#define MPI_MODE_NOCHECK   1024
+#define MPI_MODE_NOSTORE   2048
+#define MPI_MODE_NOPUT     4096
+#define MPI_MODE_NOPRECEDE 8192
+#define MPI_MODE_NOSUCCEED 16384
+
+/* File access modes (bit flags) */
+#define MPI_MODE_CREATE          1
+#define MPI_MODE_RDONLY          2
+#define MPI_MODE_WRONLY          4
+#define MPI_MODE_RDWR            8
+#define MPI_MODE_DELETE_ON_CLOSE 16
+#define MPI_MODE_UNIQUE_OPEN     32
+#define MPI_MODE_EXCL            64
+#define MPI_MODE_APPEND          128
+#define MPI_MODE_SEQUENTIAL      256
+
+/* File positioning */
+#define MPI_SEEK_SET             600
+#define MPI_SEEK_CUR             602
+#define MPI_SEEK_END             604
+#define MPI_DISPLACEMENT_CURRENT (-54278278)
+
+/* Maximum string lengths (buffers must hold this many chars) */
+#define MPI_MAX_PROCESSOR_NAME         128
+#define MPI_MAX_LIBRARY_VERSION_STRING 8192
+#define MPI_MAX_ERROR_STRING           512
+#define MPI_MAX_PORT_NAME              256
+#define MPI_MAX_OBJECT_NAME            128
+#define MPI_MAX_INFO_KEY               255
+#define MPI_MAX_INFO_VAL               1024
+#define MPI_MAX_DATAREP_STRING         128
+#define MPI_MAX_STRINGTAG_LEN          256
+#define MPI_MAX_PSET_NAME_LEN          256
+
+/* Upper bound on the per-message overhead in a buffered-send buffer */
+#define MPI_BSEND_OVERHEAD 96
+
+/* A Fortran status seen from C: an array of MPI_F_STATUS_SIZE MPI_Fint,
+ * with source, tag and error at these indices */
+#define MPI_F_STATUS_SIZE 5
+#define MPI_F_SOURCE      2
+#define MPI_F_TAG         3
+#define MPI_F_ERROR       4
+
+/* ======================================================================
+ * 8. Special addresses
+ * ====================================================================== */
+
+#define MPI_BOTTOM          ((void *)0)
+#define MPI_IN_PLACE        ((void *)-1)
+#define MPI_STATUS_IGNORE   ((MPI_Status *)1)
+#define MPI_STATUSES_IGNORE ((MPI_Status *)1)
+#define MPI_ERRCODES_IGNORE ((int *)0)
+#define MPI_ARGV_NULL       ((char **)0)
+#define MPI_ARGVS_NULL      ((char ***)0)
+
+/* Graph-topology weight markers. In this ABI they are objects exported by
+ * the library (their addresses are distinct and not NULL), not macros. */
+extern int *const MPI_UNWEIGHTED DMPI_API;
+extern int *const MPI_WEIGHTS_EMPTY DMPI_API;
+
+/* ======================================================================
+ * 9. Functions
+ *    Each function below is provided twice by the library: as PMPI_name
+ *    (the implementation) and as MPI_name (a weak alias a profiling tool
+ *    may override). The PMPI_ block repeats the MPI_ block exactly.
+ *
+ *    Status arrays are written "MPI_Status *array_of_statuses" rather than
+ *    "MPI_Status array_of_statuses[]": the same parameter type (so the same
+ *    signature as MPICH's), but GCC 11 and later read the array form as a
+ *    promise of at least one element and warn (-Wstringop-overflow) when a
+ *    program passes MPI_STATUSES_IGNORE.
+ * ====================================================================== */
+
+/* ---- 9a. MPI_ names -------------------------------------------------- */
+
+/* Environment */
+int MPI_Init(int *argc, char ***argv) DMPI_API;
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) DMPI_API;
+int MPI_Initialized(int *flag) DMPI_API;
+int MPI_Finalize(void) DMPI_API;
+int MPI_Finalized(int *flag) DMPI_API;
+int MPI_Abort(MPI_Comm comm, int errorcode) DMPI_API;
+int MPI_Query_thread(int *provided) DMPI_API;
+int MPI_Is_thread_main(int *flag) DMPI_API;
+int MPI_Get_processor_name(char *name, int *resultlen) DMPI_API;
+int MPI_Get_version(int *version, int *subversion) DMPI_API;
+int MPI_Get_library_version(char *version, int *resultlen) DMPI_API;
+double MPI_Wtime(void) DMPI_API;
+double MPI_Wtick(void) DMPI_API;
+int MPI_Pcontrol(const int level, ...) DMPI_API;
+
+/* Communicators */
+int MPI_Comm_rank(MPI_Comm comm, int *rank) DMPI_API;
+int MPI_Comm_size(MPI_Comm comm, int *size) DMPI_API;
+
+/* Error handling */
+int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) DMPI_API;
+int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler) DMPI_API;
+int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn,
+                               MPI_Errhandler *errhandler) DMPI_API;
+int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode) DMPI_API;
+int MPI_Errhandler_free(MPI_Errhandler *errhandler) DMPI_API;
+int MPI_Error_string(int errorcode, char *string, int *resultlen) DMPI_API;
+int MPI_Error_class(int errorcode, int *errorclass) DMPI_API;
+
+/* Point-to-point: blocking and nonblocking sends and receives */
+int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+             MPI_Comm comm) DMPI_API;
+int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+             MPI_Comm comm, MPI_Status *status) DMPI_API;
+int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+              MPI_Comm comm, MPI_Request *request) DMPI_API;
+int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+              MPI_Comm comm, MPI_Request *request) DMPI_API;
+int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+              MPI_Comm comm) DMPI_API;
+int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+               MPI_Comm comm, MPI_Request *request) DMPI_API;
+int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+              MPI_Comm comm) DMPI_API;
+int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+               MPI_Comm comm, MPI_Request *request) DMPI_API;
+int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+              MPI_Comm comm) DMPI_API;
+int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+               MPI_Comm comm, MPI_Request *request) DMPI_API;
+int MPI_Buffer_attach(void *buffer, int size) DMPI_API;
+int MPI_Buffer_detach(void *buffer_addr, int *size) DMPI_API;
+int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                 int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                 int source, int recvtag, MPI_Comm comm, MPI_Status *status) DMPI_API;
+int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
+                         int sendtag, int source, int recvtag, MPI_Comm comm,
+                         MPI_Status *status) DMPI_API;
+int MPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                  int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                  int source, int recvtag, MPI_Comm comm, MPI_Request *request) DMPI_API;
+int MPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
+                          int sendtag, int source, int recvtag, MPI_Comm comm,
+                          MPI_Request *request) DMPI_API;
+
+/* Point-to-point: completion */
+int MPI_Wait(MPI_Request *request, MPI_Status *status) DMPI_API;
+int MPI_Waitall(int count, MPI_Request array_of_requests[],
+                MPI_Status *array_of_statuses) DMPI_API;
+int MPI_Waitany(int count, MPI_Request array_of_requests[], int *indx,
+                MPI_Status *status) DMPI_API;
+int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
+                 int array_of_indices[], MPI_Status *array_of_statuses) DMPI_API;
+int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) DMPI_API;
+int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
+                MPI_Status *array_of_statuses) DMPI_API;
+int MPI_Testany(int count, MPI_Request array_of_requests[], int *indx, int *flag,
+                MPI_Status *status) DMPI_API;
+int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
+                 int array_of_indices[], MPI_Status *array_of_statuses) DMPI_API;
+
+/* Point-to-point: probing, matched receives, cancellation, status */
+int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) DMPI_API;
+int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status) DMPI_API;
+int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message,
+               MPI_Status *status) DMPI_API;
+int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
+                MPI_Status *status) DMPI_API;
+int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+              MPI_Status *status) DMPI_API;
+int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+               MPI_Request *request) DMPI_API;
+int MPI_Cancel(MPI_Request *request) DMPI_API;
+int MPI_Request_free(MPI_Request *request) DMPI_API;
+int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count) DMPI_API;
+int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status) DMPI_API;
+int MPI_Test_cancelled(const MPI_Status *status, int *flag) DMPI_API;
+
+/* Point-to-point: persistent requests */
+int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                  MPI_Comm comm, MPI_Request *request) DMPI_API;
+int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                   MPI_Comm comm, MPI_Request *request) DMPI_API;
+int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                   MPI_Comm comm, MPI_Request *request) DMPI_API;
+int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                   MPI_Comm comm, MPI_Request *request) DMPI_API;
+int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                  MPI_Comm comm, MPI_Request *request) DMPI_API;
+int MPI_Start(MPI_Request *request) DMPI_API;
+int MPI_Startall(int count, MPI_Request array_of_requests[]) DMPI_API;
+
+/* Datatypes */
+int MPI_Type_size(MPI_Datatype datatype, int *size) DMPI_API;
+
+/* Collectives */
+int MPI_Barrier(MPI_Comm comm) DMPI_API;
+
+/* ---- 9b. PMPI_ names (profiling interface) --------------------------- */
+
+/* Environment */
+int PMPI_Init(int *argc, char ***argv) DMPI_API;
+int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided) DMPI_API;
+int PMPI_Initialized(int *flag) DMPI_API;
+int PMPI_Finalize(void) DMPI_API;
+int PMPI_Finalized(int *flag) DMPI_API;
+int PMPI_Abort(MPI_Comm comm, int errorcode) DMPI_API;
+int PMPI_Query_thread(int *provided) DMPI_API;
+int PMPI_Is_thread_main(int *flag) DMPI_API;
+int PMPI_Get_processor_name(char *name, int *resultlen) DMPI_API;
+int PMPI_Get_version(int *version, int *subversion) DMPI_API;
+int PMPI_Get_library_version(char *version, int *resultlen) DMPI_API;
+double PMPI_Wtime(void) DMPI_API;
+double PMPI_Wtick(void) DMPI_API;
+int PMPI_Pcontrol(const int level, ...) DMPI_API;
+
+/* Communicators */
+int PMPI_Comm_rank(MPI_Comm comm, int *rank) DMPI_API;
+int PMPI_Comm_size(MPI_Comm comm, int *size) DMPI_API;
+
+/* Error handling */
+int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) DMPI_API;
+int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler) DMPI_API;
+int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn,
+                                MPI_Errhandler *errhandler) DMPI_API;
+int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode) DMPI_API;
+int PMPI_Errhandler_free(MPI_Errhandler *errhandler) DMPI_API;
+int PMPI_Error_string(int errorcode, char *string, int *resultlen) DMPI_API;
+int PMPI_Error_class(int errorcode, int *errorclass) DMPI_API;
+
+/* Point-to-point: blocking and nonblocking sends and receives */
+int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+              MPI_Comm comm) DMPI_API;
+int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+              MPI_Comm comm, MPI_Status *status) DMPI_API;
+int PMPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+               MPI_Comm comm, MPI_Request *request) DMPI_API;
+int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+               MPI_Comm comm, MPI_Request *request) DMPI_API;
+int PMPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+               MPI_Comm comm) DMPI_API;
+int PMPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                MPI_Comm comm, MPI_Request *request) DMPI_API;
+int PMPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+               MPI_Comm comm) DMPI_API;
+int PMPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                MPI_Comm comm, MPI_Request *request) DMPI_API;
+int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+               MPI_Comm comm) DMPI_API;
+int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                MPI_Comm comm, MPI_Request *request) DMPI_API;
+int PMPI_Buffer_attach(void *buffer, int size) DMPI_API;
+int PMPI_Buffer_detach(void *buffer_addr, int *size) DMPI_API;
+int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                  int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                  int source, int recvtag, MPI_Comm comm, MPI_Status *status) DMPI_API;
+int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
+                          int sendtag, int source, int recvtag, MPI_Comm comm,
+                          MPI_Status *status) DMPI_API;
+int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                   int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                   int source, int recvtag, MPI_Comm comm, MPI_Request *request) DMPI_API;
+int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
+                           int sendtag, int source, int recvtag, MPI_Comm comm,
+                           MPI_Request *request) DMPI_API;
+
+/* Point-to-point: completion */
+int PMPI_Wait(MPI_Request *request, MPI_Status *status) DMPI_API;
+int PMPI_Waitall(int count, MPI_Request array_of_requests[],
+                 MPI_Status *array_of_statuses) DMPI_API;
+int PMPI_Waitany(int count, MPI_Request array_of_requests[], int *indx,
+                 MPI_Status *status) DMPI_API;
+int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
+                  int array_of_indices[], MPI_Status *array_of_statuses) DMPI_API;
+int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status) DMPI_API;
+int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
+                 MPI_Status *array_of_statuses) DMPI_API;
+int PMPI_Testany(int count, MPI_Request array_of_requests[], int *indx, int *flag,
+                 MPI_Status *status) DMPI_API;
+int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
+                  int array_of_indices[], MPI_Status *array_of_statuses) DMPI_API;
+
+/* Point-to-point: probing, matched receives, cancellation, status */
+int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) DMPI_API;
+int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status) DMPI_API;
+int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message,
+                MPI_Status *status) DMPI_API;
+int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
+                 MPI_Status *status) DMPI_API;
+int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+               MPI_Status *status) DMPI_API;
+int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+                MPI_Request *request) DMPI_API;
+int PMPI_Cancel(MPI_Request *request) DMPI_API;
+int PMPI_Request_free(MPI_Request *request) DMPI_API;
+int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count) DMPI_API;
+int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status) DMPI_API;
+int PMPI_Test_cancelled(const MPI_Status *status, int *flag) DMPI_API;
+
+/* Point-to-point: persistent requests */
+int PMPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                   MPI_Comm comm, MPI_Request *request) DMPI_API;
+int PMPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                    MPI_Comm comm, MPI_Request *request) DMPI_API;
+int PMPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                    MPI_Comm comm, MPI_Request *request) DMPI_API;
+int PMPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                    MPI_Comm comm, MPI_Request *request) DMPI_API;
+int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                   MPI_Comm comm, MPI_Request *request) DMPI_API;
+int PMPI_Start(MPI_Request *request) DMPI_API;
+int PMPI_Startall(int count, MPI_Request array_of_requests[]) DMPI_API;
+
+/* Datatypes */
+int PMPI_Type_size(MPI_Datatype datatype, int *size) DMPI_API;
+
+/* Collectives */
+int PMPI_Barrier(MPI_Comm comm) DMPI_API;
+
+#if defined(__cplusplus)
+}
+#endif
+
+#endif /* MPI_INCLUDED */

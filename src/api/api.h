@@ -1,0 +1,52 @@
+/* Shared by the MPI_* entry points: argument checks that name the call and
+ * the bad argument, and the hand-off of errors to the error handler.
+ * Each entry point is PMPI_X; MPI_X is a weak alias (profiling interface). */
+#ifndef DMPI_API_H
+#define DMPI_API_H
+
+#include "core/dmpi.h"
+
+#define DMPI_ALIAS(name) _Pragma(DMPI_STR(weak MPI_##name = PMPI_##name))
+#define DMPI_STR(x) #x
+
+static inline bool dmpi_ready(void) { return DMPI_LIKELY(dmpi_world.state == DMPI_STATE_INIT); }
+
+/* Each returns MPI_SUCCESS or an error code whose message names fn and the argument. */
+int dmpi_check_init(const char *fn);
+int dmpi_check_comm(const char *fn, MPI_Comm h, dmpi_comm_t **out);
+int dmpi_check_type(const char *fn, MPI_Datatype h, dmpi_dtype_t **out);
+int dmpi_check_count(const char *fn, int count);
+int dmpi_check_buf(const char *fn, const void *buf, int count, const dmpi_dtype_t *dt);
+int dmpi_check_dest(const char *fn, int dest, const dmpi_comm_t *c);
+int dmpi_check_source(const char *fn, int src, const dmpi_comm_t *c);
+int dmpi_check_send_tag(const char *fn, int tag);
+int dmpi_check_recv_tag(const char *fn, int tag);
+int dmpi_check_ptr(const char *fn, const void *p, const char *what);
+
+/* All the checks of a send (dest) or receive (source): comm, count, type, buffer, rank, tag. */
+int dmpi_check_send_args(const char *fn, const void *buf, int count, MPI_Datatype type, int dest, int tag,
+                         MPI_Comm comm, dmpi_comm_t **c, dmpi_dtype_t **dt);
+int dmpi_check_recv_args(const char *fn, const void *buf, int count, MPI_Datatype type, int src, int tag,
+                         MPI_Comm comm, dmpi_comm_t **c, dmpi_dtype_t **dt);
+
+/* Error return through the handler of comm (MPI_COMM_WORLD's when NULL). */
+static inline int dmpi_api_error(dmpi_comm_t *comm, const char *fn, int code)
+{
+    return dmpi_err_handle(comm, fn, code);
+}
+
+/* The comm a bad-argument error is reported on: the call's own if valid. */
+static inline dmpi_comm_t *dmpi_comm_or_null(MPI_Comm h) { return dmpi_comm_get(h); }
+
+#define DMPI_TAG_UB_VALUE 0x7fffffff
+
+/* The common case of a send or receive, in a few compares; anything else
+ * (PROC_NULL, ANY_SOURCE, MPI_BOTTOM, errors) goes through the full checks. */
+static inline bool dmpi_p2p_args_ok(const dmpi_comm_t *c, const dmpi_dtype_t *dt, const void *buf, int count,
+                                    int rank, int tag)
+{
+    return dmpi_ready() && c && dt && dt->committed && count >= 0 && (unsigned)rank < (unsigned)c->size &&
+           tag >= 0 && (buf || count == 0);
+}
+
+#endif

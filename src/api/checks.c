@@ -1,0 +1,108 @@
+/* Argument checks. Kept out of line so the entry points stay short; a valid
+ * call pays a few compares. */
+#include "api/api.h"
+
+int dmpi_check_init(const char *fn)
+{
+    if (dmpi_ready())
+        return MPI_SUCCESS;
+    return dmpi_err(MPI_ERR_OTHER, "%s: called %s MPI_Init", fn,
+                    dmpi_world.state == DMPI_STATE_NONE ? "before" : "after MPI_Finalize, no longer inside");
+}
+
+int dmpi_check_comm(const char *fn, MPI_Comm h, dmpi_comm_t **out)
+{
+    if ((*out = dmpi_comm_get(h)))
+        return MPI_SUCCESS;
+    if (h == MPI_COMM_NULL)
+        return dmpi_err(MPI_ERR_COMM, "%s: the communicator is MPI_COMM_NULL", fn);
+    return dmpi_err(MPI_ERR_COMM, "%s: invalid communicator handle 0x%x", fn, (unsigned)h);
+}
+
+int dmpi_check_type(const char *fn, MPI_Datatype h, dmpi_dtype_t **out)
+{
+    if ((*out = dmpi_dtype_get(h))) {
+        if (!(*out)->committed)
+            return dmpi_err(MPI_ERR_TYPE, "%s: datatype %s is not committed", fn, (*out)->name);
+        return MPI_SUCCESS;
+    }
+    if (h == MPI_DATATYPE_NULL)
+        return dmpi_err(MPI_ERR_TYPE, "%s: the datatype is MPI_DATATYPE_NULL", fn);
+    return dmpi_err(MPI_ERR_TYPE, "%s: invalid datatype handle 0x%x", fn, (unsigned)h);
+}
+
+int dmpi_check_count(const char *fn, int count)
+{
+    if (count >= 0)
+        return MPI_SUCCESS;
+    return dmpi_err(MPI_ERR_COUNT, "%s: negative count %d", fn, count);
+}
+
+int dmpi_check_buf(const char *fn, const void *buf, int count, const dmpi_dtype_t *dt)
+{
+    /* NULL is MPI_BOTTOM: fine for types with absolute addresses, not for
+     * predefined types that hold data. */
+    if (buf || count == 0 || dt->size == 0 || !dt->predefined)
+        return MPI_SUCCESS;
+    return dmpi_err(MPI_ERR_BUFFER, "%s: buffer is NULL but count is %d of %s", fn, count, dt->name);
+}
+
+int dmpi_check_dest(const char *fn, int dest, const dmpi_comm_t *c)
+{
+    if ((dest >= 0 && dest < c->size) || dest == MPI_PROC_NULL)
+        return MPI_SUCCESS;
+    return dmpi_err(MPI_ERR_RANK, "%s: invalid destination rank %d (%s has %d ranks)", fn, dest, c->name, c->size);
+}
+
+int dmpi_check_source(const char *fn, int src, const dmpi_comm_t *c)
+{
+    if ((src >= 0 && src < c->size) || src == MPI_PROC_NULL || src == MPI_ANY_SOURCE)
+        return MPI_SUCCESS;
+    return dmpi_err(MPI_ERR_RANK, "%s: invalid source rank %d (%s has %d ranks)", fn, src, c->name, c->size);
+}
+
+int dmpi_check_send_tag(const char *fn, int tag)
+{
+    if (tag >= 0 && tag <= DMPI_TAG_UB_VALUE)
+        return MPI_SUCCESS;
+    if (tag == MPI_ANY_TAG)
+        return dmpi_err(MPI_ERR_TAG, "%s: MPI_ANY_TAG is not allowed on a send", fn);
+    return dmpi_err(MPI_ERR_TAG, "%s: invalid tag %d (tags run from 0 to %d)", fn, tag, DMPI_TAG_UB_VALUE);
+}
+
+int dmpi_check_recv_tag(const char *fn, int tag)
+{
+    if ((tag >= 0 && tag <= DMPI_TAG_UB_VALUE) || tag == MPI_ANY_TAG)
+        return MPI_SUCCESS;
+    return dmpi_err(MPI_ERR_TAG, "%s: invalid tag %d (tags run from 0 to %d, or MPI_ANY_TAG)", fn, tag,
+                    DMPI_TAG_UB_VALUE);
+}
+
+int dmpi_check_ptr(const char *fn, const void *p, const char *what)
+{
+    if (p)
+        return MPI_SUCCESS;
+    return dmpi_err(MPI_ERR_ARG, "%s: %s is NULL", fn, what);
+}
+
+int dmpi_check_send_args(const char *fn, const void *buf, int count, MPI_Datatype type, int dest, int tag,
+                         MPI_Comm comm, dmpi_comm_t **c, dmpi_dtype_t **dt)
+{
+    int err;
+    if ((err = dmpi_check_init(fn)) || (err = dmpi_check_comm(fn, comm, c)) || (err = dmpi_check_count(fn, count)) ||
+        (err = dmpi_check_type(fn, type, dt)) || (err = dmpi_check_buf(fn, buf, count, *dt)) ||
+        (err = dmpi_check_dest(fn, dest, *c)) || (err = dmpi_check_send_tag(fn, tag)))
+        return err;
+    return MPI_SUCCESS;
+}
+
+int dmpi_check_recv_args(const char *fn, const void *buf, int count, MPI_Datatype type, int src, int tag,
+                         MPI_Comm comm, dmpi_comm_t **c, dmpi_dtype_t **dt)
+{
+    int err;
+    if ((err = dmpi_check_init(fn)) || (err = dmpi_check_comm(fn, comm, c)) || (err = dmpi_check_count(fn, count)) ||
+        (err = dmpi_check_type(fn, type, dt)) || (err = dmpi_check_buf(fn, buf, count, *dt)) ||
+        (err = dmpi_check_source(fn, src, *c)) || (err = dmpi_check_recv_tag(fn, tag)))
+        return err;
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,87 @@
+/* Sendrecv and Sendrecv_replace, blocking and nonblocking. */
+#include "api/api.h"
+#include "p2p/p2p.h"
+
+DMPI_ALIAS(Sendrecv)
+DMPI_ALIAS(Sendrecv_replace)
+DMPI_ALIAS(Isendrecv)
+DMPI_ALIAS(Isendrecv_replace)
+
+static int check_both(const char *fn, const void *sbuf, int scount, MPI_Datatype stype, int dest, int stag,
+                      const void *rbuf, int rcount, MPI_Datatype rtype, int src, int rtag, MPI_Comm comm,
+                      dmpi_comm_t **c, dmpi_dtype_t **sdt, dmpi_dtype_t **rdt)
+{
+    int err = dmpi_check_send_args(fn, sbuf, scount, stype, dest, stag, comm, c, sdt);
+    if (err == MPI_SUCCESS)
+        err = dmpi_check_recv_args(fn, rbuf, rcount, rtype, src, rtag, comm, c, rdt);
+    return err;
+}
+
+static int isendrecv(const char *fn, const void *sbuf, int scount, MPI_Datatype stype, int dest, int stag,
+                     void *rbuf, int rcount, MPI_Datatype rtype, int src, int rtag, MPI_Comm comm,
+                     bool replace, dmpi_request_t **r, dmpi_comm_t **c)
+{
+    dmpi_dtype_t *sdt, *rdt;
+    int err = check_both(fn, sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, src, rtag, comm, c, &sdt, &rdt);
+    if (err == MPI_SUCCESS)
+        err = dmpi_isendrecv(sbuf, scount, sdt, dest, stag, rbuf, rcount, rdt, src, rtag, *c, replace, r);
+    return err;
+}
+
+int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                  MPI_Comm comm, MPI_Status *status)
+{
+    const char *fn = "MPI_Sendrecv";
+    dmpi_comm_t *c = NULL;
+    dmpi_request_t *r;
+    int err = isendrecv(fn, sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
+                        recvtag, comm, false, &r, &c);
+    if (err == MPI_SUCCESS)
+        err = dmpi_wait(r, NULL, status);
+    return err == MPI_SUCCESS ? err : dmpi_api_error(c, fn, err);
+}
+
+int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int sendtag, int source, int recvtag,
+                          MPI_Comm comm, MPI_Status *status)
+{
+    const char *fn = "MPI_Sendrecv_replace";
+    dmpi_comm_t *c = NULL;
+    dmpi_request_t *r;
+    int err = isendrecv(fn, buf, count, type, dest, sendtag, buf, count, type, source, recvtag, comm, true, &r, &c);
+    if (err == MPI_SUCCESS)
+        err = dmpi_wait(r, NULL, status);
+    return err == MPI_SUCCESS ? err : dmpi_api_error(c, fn, err);
+}
+
+int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                   void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                   MPI_Comm comm, MPI_Request *request)
+{
+    const char *fn = "MPI_Isendrecv";
+    dmpi_comm_t *c = NULL;
+    dmpi_request_t *r;
+    int err = dmpi_check_ptr(fn, request, "the request pointer");
+    if (err == MPI_SUCCESS)
+        err = isendrecv(fn, sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
+                        recvtag, comm, false, &r, &c);
+    if (err != MPI_SUCCESS)
+        return dmpi_api_error(c, fn, err);
+    *request = r->handle;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int sendtag, int source,
+                           int recvtag, MPI_Comm comm, MPI_Request *request)
+{
+    const char *fn = "MPI_Isendrecv_replace";
+    dmpi_comm_t *c = NULL;
+    dmpi_request_t *r;
+    int err = dmpi_check_ptr(fn, request, "the request pointer");
+    if (err == MPI_SUCCESS)
+        err = isendrecv(fn, buf, count, type, dest, sendtag, buf, count, type, source, recvtag, comm, true, &r, &c);
+    if (err != MPI_SUCCESS)
+        return dmpi_api_error(c, fn, err);
+    *request = r->handle;
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,91 @@
+/* Internal declarations shared by every layer of libmpi.
+ * Objects (communicators, datatypes, requests) and the services that the
+ * api/ layer calls. Nothing here is visible to user programs. */
+#ifndef DMPI_CORE_H
+#define DMPI_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include "mpi.h"
+
+#define DMPI_EXPORT __attribute__((visibility("default")))
+#define DMPI_LIKELY(x) __builtin_expect(!!(x), 1)
+#define DMPI_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define DMPI_CACHELINE 64
+
+/* ---- process-wide state ------------------------------------------------ */
+typedef struct dmpi_world {
+    int rank, size;              /* in MPI_COMM_WORLD */
+    int local_rank, local_size;  /* on this node */
+    int *local_of_world;         /* world rank -> local rank, -1 if remote */
+    int appnum, universe_size;
+    int thread_level;
+    bool oversubscribed;         /* more local ranks than usable cores */
+    enum { DMPI_STATE_NONE, DMPI_STATE_INIT, DMPI_STATE_FINALIZED } state;
+    char processor_name[MPI_MAX_PROCESSOR_NAME];
+} dmpi_world_t;
+extern dmpi_world_t dmpi_world;
+
+/* ---- datatypes ----------------------------------------------------------- */
+typedef struct dmpi_block { MPI_Aint off; size_t len; } dmpi_block_t;
+
+typedef struct dmpi_dtype {
+    MPI_Datatype handle;
+    size_t size;                 /* bytes of data in one element */
+    MPI_Aint lb, extent;
+    bool contig;                 /* one block at offset 0 and size == extent */
+    bool committed;
+    bool predefined;             /* MPI_BYTE ... and the pair types */
+    int nblocks;                 /* layout of one element, for pack/unpack */
+    const dmpi_block_t *blocks;
+    const char *name;
+} dmpi_dtype_t;
+
+dmpi_dtype_t *dmpi_dtype_get(MPI_Datatype h);       /* NULL if not a valid datatype */
+void dmpi_dtype_pack(const dmpi_dtype_t *dt, size_t count, const void *src, void *dst);
+void dmpi_dtype_unpack(const dmpi_dtype_t *dt, size_t count, const void *src, void *dst, size_t bytes);
+
+/* ---- communicators ------------------------------------------------------- */
+typedef struct dmpi_comm {
+    MPI_Comm handle;
+    uint32_t ctx;                /* point-to-point context; ctx + 1 is for collectives */
+    int rank, size;
+    const int *world_of;         /* comm rank -> world rank; NULL means identity */
+    MPI_Errhandler errhandler;
+    int refcount;
+    char name[MPI_MAX_OBJECT_NAME];
+} dmpi_comm_t;
+
+dmpi_comm_t *dmpi_comm_get(MPI_Comm h);              /* NULL if not a valid communicator */
+static inline int dmpi_comm_world_rank(const dmpi_comm_t *c, int r)
+{
+    return c->world_of ? c->world_of[r] : r;
+}
+int dmpi_comm_init_builtins(void);
+void dmpi_comm_finalize(void);
+
+/* ---- errors -------------------------------------------------------------- */
+/* Makes an error code of class cls carrying a formatted message that
+ * MPI_Error_string returns; the message should name the call and argument. */
+int dmpi_err(int cls, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Passes code to the communicator's error handler; returns what the call returns. */
+int dmpi_err_handle(dmpi_comm_t *comm, const char *call, int code);
+int dmpi_err_class_of(int code);                     /* -1 if code is not valid */
+const char *dmpi_err_string_of(int code);
+bool dmpi_errhandler_valid(MPI_Errhandler e);
+void dmpi_errhandler_finalize(void);
+
+/* ---- logging and fatal exits --------------------------------------------- */
+void dmpi_verbose(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void dmpi_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+void dmpi_abort_job(int code) __attribute__((noreturn));
+
+/* ---- start-up and shut-down (core/init.c) ------------------------------- */
+int dmpi_init(int required, int *provided);
+int dmpi_finalize(void);
+
+/* ---- time ---------------------------------------------------------------- */
+double dmpi_wtime(void);
+
+#endif

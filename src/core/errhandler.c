@@ -1,0 +1,96 @@
+#include "core/errhandler.h"
+#include "pmi/pmi.h"
+#include <stdio.h>
+#include <stdlib.h>
+
+/* User error handlers: MPICH-style direct handles of object type 0101. */
+#define EH_BASE 0x94000000u
+#define EH_MASK 0xfc000000u
+#define EH_MAX 1024
+
+static struct {
+    MPI_Comm_errhandler_function *fn;
+    int refs;                    /* the user's handle and every communicator using it */
+} user_eh[EH_MAX];
+
+static int user_index(MPI_Errhandler e)
+{
+    unsigned u = (unsigned)e, i = u & ~EH_MASK;
+    if ((u & EH_MASK) != EH_BASE || i >= EH_MAX || !user_eh[i].fn)
+        return -1;
+    return (int)i;
+}
+
+bool dmpi_errhandler_valid(MPI_Errhandler e)
+{
+    return e == MPI_ERRORS_ARE_FATAL || e == MPI_ERRORS_RETURN || e == MPI_ERRORS_ABORT || user_index(e) >= 0;
+}
+
+int dmpi_errhandler_create(MPI_Comm_errhandler_function *fn, MPI_Errhandler *out)
+{
+    for (int i = 0; i < EH_MAX; i++)
+        if (!user_eh[i].fn) {
+            user_eh[i].fn = fn;
+            user_eh[i].refs = 1;
+            *out = (MPI_Errhandler)(EH_BASE | (unsigned)i);
+            return MPI_SUCCESS;
+        }
+    return dmpi_err(MPI_ERR_NO_MEM, "MPI_Comm_create_errhandler: all %d error handler slots are in use", EH_MAX);
+}
+
+void dmpi_errhandler_retain(MPI_Errhandler e)
+{
+    int i = user_index(e);
+    if (i >= 0)
+        user_eh[i].refs++;
+}
+
+void dmpi_errhandler_release(MPI_Errhandler e)
+{
+    int i = user_index(e);
+    if (i >= 0 && --user_eh[i].refs == 0)
+        user_eh[i].fn = NULL;
+}
+
+int dmpi_errhandler_free(MPI_Errhandler *e)
+{
+    dmpi_errhandler_release(*e);
+    *e = MPI_ERRHANDLER_NULL;
+    return MPI_SUCCESS;
+}
+
+void dmpi_errhandler_finalize(void)
+{
+    for (int i = 0; i < EH_MAX; i++)
+        user_eh[i].fn = NULL;
+}
+
+static void fatal_error(dmpi_comm_t *comm, const char *call, int code)
+{
+    int cls = dmpi_err_class_of(code);
+    const char *msg = dmpi_err_string_of(code);
+    fprintf(stderr, "dmpi: rank %d: error in %s on %s: %s (%s)\n", dmpi_world.rank, call,
+            comm && comm->name[0] ? comm->name : "a communicator", msg ? msg : "unknown error code",
+            cls >= 0 ? dmpi_err_string_of(cls) : "invalid class");
+    fflush(stderr);
+    dmpi_abort_job(cls > 0 ? cls : 1);
+}
+
+int dmpi_err_handle(dmpi_comm_t *comm, const char *call, int code)
+{
+    if (code == MPI_SUCCESS)
+        return code;
+    if (!comm)
+        comm = dmpi_comm_get(MPI_COMM_WORLD);
+    MPI_Errhandler e = comm ? comm->errhandler : MPI_ERRORS_ARE_FATAL;
+    if (e == MPI_ERRORS_RETURN)
+        return code;
+    if (e == MPI_ERRORS_ARE_FATAL || e == MPI_ERRORS_ABORT)
+        fatal_error(comm, call, code);
+    int i = user_index(e);
+    if (i >= 0) {
+        MPI_Comm h = comm->handle;
+        user_eh[i].fn(&h, &code);
+    }
+    return code;
+}

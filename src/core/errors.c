@@ -1,0 +1,133 @@
+/* Error codes and their messages. A code is its class in the low 7 bits,
+ * plus (above them) the sequence number of a message kept in a small ring,
+ * so MPI_Error_string can say what exactly went wrong; MPI_Error_class
+ * strips it again. Codes stay below MPI_ERR_LASTCODE. */
+#include "core/dmpi.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define LAST_CLASS 78
+#define CLASS_BITS 7
+#define NSLOTS 64
+#define SEQ_MAX (MPI_ERR_LASTCODE >> CLASS_BITS)
+
+static const char *const class_text[LAST_CLASS + 1] = {
+    [MPI_SUCCESS] = "no error",
+    [MPI_ERR_BUFFER] = "invalid buffer pointer",
+    [MPI_ERR_COUNT] = "invalid count argument",
+    [MPI_ERR_TYPE] = "invalid datatype",
+    [MPI_ERR_TAG] = "invalid tag",
+    [MPI_ERR_COMM] = "invalid communicator",
+    [MPI_ERR_RANK] = "invalid rank",
+    [MPI_ERR_ROOT] = "invalid root",
+    [MPI_ERR_GROUP] = "invalid group",
+    [MPI_ERR_OP] = "invalid operation",
+    [MPI_ERR_TOPOLOGY] = "invalid topology",
+    [MPI_ERR_DIMS] = "invalid dimension argument",
+    [MPI_ERR_ARG] = "invalid argument",
+    [MPI_ERR_UNKNOWN] = "unknown error",
+    [MPI_ERR_TRUNCATE] = "message truncated",
+    [MPI_ERR_OTHER] = "other error",
+    [MPI_ERR_INTERN] = "internal error",
+    [MPI_ERR_IN_STATUS] = "error code is in status",
+    [MPI_ERR_PENDING] = "pending request",
+    [MPI_ERR_REQUEST] = "invalid request",
+    [MPI_ERR_ACCESS] = "permission denied",
+    [MPI_ERR_AMODE] = "invalid file access mode",
+    [MPI_ERR_BAD_FILE] = "invalid file name",
+    [MPI_ERR_CONVERSION] = "data conversion error",
+    [MPI_ERR_DUP_DATAREP] = "data representation already defined",
+    [MPI_ERR_FILE_EXISTS] = "file exists",
+    [MPI_ERR_FILE_IN_USE] = "file in use",
+    [MPI_ERR_FILE] = "invalid file handle",
+    [MPI_ERR_INFO] = "invalid info object",
+    [MPI_ERR_INFO_KEY] = "invalid info key",
+    [MPI_ERR_INFO_VALUE] = "invalid info value",
+    [MPI_ERR_INFO_NOKEY] = "info key not defined",
+    [MPI_ERR_IO] = "I/O error",
+    [MPI_ERR_NAME] = "invalid service name",
+    [MPI_ERR_NO_MEM] = "out of memory",
+    [MPI_ERR_NOT_SAME] = "collective arguments not the same on all processes",
+    [MPI_ERR_NO_SPACE] = "no space left",
+    [MPI_ERR_NO_SUCH_FILE] = "no such file",
+    [MPI_ERR_PORT] = "invalid port name",
+    [MPI_ERR_QUOTA] = "quota exceeded",
+    [MPI_ERR_READ_ONLY] = "read-only file or file system",
+    [MPI_ERR_SERVICE] = "invalid service",
+    [MPI_ERR_SPAWN] = "could not spawn processes",
+    [MPI_ERR_UNSUPPORTED_DATAREP] = "unsupported data representation",
+    [MPI_ERR_UNSUPPORTED_OPERATION] = "unsupported operation",
+    [MPI_ERR_WIN] = "invalid window",
+    [MPI_ERR_BASE] = "invalid base address",
+    [MPI_ERR_LOCKTYPE] = "invalid lock type",
+    [MPI_ERR_KEYVAL] = "invalid attribute key",
+    [MPI_ERR_RMA_CONFLICT] = "conflicting accesses to a window",
+    [MPI_ERR_RMA_SYNC] = "wrong synchronization of RMA calls",
+    [MPI_ERR_SIZE] = "invalid size argument",
+    [MPI_ERR_DISP] = "invalid displacement argument",
+    [MPI_ERR_ASSERT] = "invalid assert argument",
+    [MPI_ERR_RMA_RANGE] = "target memory outside the window",
+    [MPI_ERR_RMA_ATTACH] = "memory cannot be attached",
+    [MPI_ERR_RMA_SHARED] = "memory cannot be shared",
+    [MPI_ERR_RMA_FLAVOR] = "wrong window flavor",
+    [MPI_T_ERR_MEMORY] = "out of memory (tool interface)",
+    [MPI_T_ERR_NOT_INITIALIZED] = "tool interface not initialized",
+    [MPI_T_ERR_CANNOT_INIT] = "tool interface cannot be initialized",
+    [MPI_T_ERR_INVALID_INDEX] = "invalid index (tool interface)",
+    [MPI_T_ERR_INVALID_ITEM] = "invalid item (tool interface)",
+    [MPI_T_ERR_INVALID_HANDLE] = "invalid handle (tool interface)",
+    [MPI_T_ERR_OUT_OF_HANDLES] = "no more handles (tool interface)",
+    [MPI_T_ERR_OUT_OF_SESSIONS] = "no more sessions (tool interface)",
+    [MPI_T_ERR_INVALID_SESSION] = "invalid session (tool interface)",
+    [MPI_T_ERR_CVAR_SET_NOT_NOW] = "control variable cannot be set now",
+    [MPI_T_ERR_CVAR_SET_NEVER] = "control variable cannot be set",
+    [MPI_T_ERR_PVAR_NO_STARTSTOP] = "performance variable cannot be started or stopped",
+    [MPI_T_ERR_PVAR_NO_WRITE] = "performance variable cannot be written",
+    [MPI_T_ERR_PVAR_NO_ATOMIC] = "performance variable cannot be read and written atomically",
+    [MPI_T_ERR_INVALID_NAME] = "invalid name (tool interface)",
+    [MPI_T_ERR_INVALID] = "invalid use of the tool interface",
+    [MPI_ERR_SESSION] = "invalid session",
+    [MPI_ERR_PROC_ABORTED] = "communication with an aborted process",
+    [MPI_ERR_VALUE_TOO_LARGE] = "value too large to store",
+    [MPI_T_ERR_NOT_SUPPORTED] = "not supported (tool interface)",
+};
+
+static struct {
+    int seq;
+    char text[MPI_MAX_ERROR_STRING];
+} slots[NSLOTS];
+static int next_seq = 1;
+
+int dmpi_err(int cls, const char *fmt, ...)
+{
+    int seq = next_seq;
+    next_seq = next_seq == SEQ_MAX ? 1 : next_seq + 1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(slots[seq % NSLOTS].text, MPI_MAX_ERROR_STRING, fmt, ap);
+    va_end(ap);
+    slots[seq % NSLOTS].seq = seq;
+    return (seq << CLASS_BITS) | cls;
+}
+
+int dmpi_err_class_of(int code)
+{
+    if (code < 0 || code > MPI_ERR_LASTCODE)
+        return -1;
+    int cls = code & ((1 << CLASS_BITS) - 1);
+    if (cls > LAST_CLASS || !class_text[cls])
+        return -1;
+    return cls;
+}
+
+const char *dmpi_err_string_of(int code)
+{
+    int cls = dmpi_err_class_of(code);
+    if (cls < 0)
+        return NULL;
+    int seq = code >> CLASS_BITS;
+    if (seq && slots[seq % NSLOTS].seq == seq)
+        return slots[seq % NSLOTS].text;
+    return class_text[cls];
+}

@@ -1,0 +1,107 @@
+/* Start-up and shut-down of the library. */
+#include "core/dmpi.h"
+#include "core/params.h"
+#include "core/errhandler.h"
+#include "p2p/p2p.h"
+#include "p2p/bsend.h"
+#include "coll/coll.h"
+#include "pmi/pmi.h"
+#include "tport/tport.h"
+#include "tport/shm/shm.h"
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+dmpi_world_t dmpi_world;
+
+/* Which ranks share this node: every rank publishes its host name. */
+static int find_local_ranks(void)
+{
+    char key[64], host[DMPI_PMI_VAL_MAX];
+    snprintf(key, sizeof key, "dmpi-host-%d", dmpi_world.rank);
+    if (dmpi_pmi_put(key, dmpi_world.processor_name) != 0 || dmpi_pmi_barrier() != 0)
+        return -1;
+    dmpi_world.local_of_world = malloc((size_t)dmpi_world.size * sizeof(int));
+    if (!dmpi_world.local_of_world)
+        return -1;
+    int nlocal = 0;
+    for (int w = 0; w < dmpi_world.size; w++) {
+        snprintf(key, sizeof key, "dmpi-host-%d", w);
+        if (w == dmpi_world.rank)
+            strcpy(host, dmpi_world.processor_name);
+        else if (dmpi_pmi_get(key, host, sizeof host) != 0)
+            return -1;
+        if (strcmp(host, dmpi_world.processor_name) != 0) {
+            fprintf(stderr, "dmpi: rank %d runs on %s and rank %d on %s; this version of dmpi runs all ranks "
+                            "of a job on one node\n", dmpi_world.rank, dmpi_world.processor_name, w, host);
+            return -1;
+        }
+        if (w == dmpi_world.rank)
+            dmpi_world.local_rank = nlocal;
+        dmpi_world.local_of_world[w] = nlocal++;
+    }
+    dmpi_world.local_size = nlocal;
+    return 0;
+}
+
+static bool more_ranks_than_cores(void)
+{
+    cpu_set_t set;
+    int cores = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : (int)sysconf(_SC_NPROCESSORS_ONLN);
+    return dmpi_world.local_size > (cores > 0 ? cores : 1);
+}
+
+int dmpi_init(int required, int *provided)
+{
+    if (dmpi_params_load() != 0)
+        return dmpi_err(MPI_ERR_OTHER, "MPI_Init: invalid DMPI_* environment variable (see above)");
+    if (dmpi_pmi_init(&dmpi_world.rank, &dmpi_world.size, &dmpi_world.appnum) != 0)
+        return dmpi_err(MPI_ERR_OTHER, "MPI_Init: cannot reach the process manager (PMI)");
+    if (dmpi_pmi_universe_size(&dmpi_world.universe_size) != 0)
+        dmpi_world.universe_size = dmpi_world.size;
+    if (gethostname(dmpi_world.processor_name, sizeof dmpi_world.processor_name - 1) != 0)
+        strcpy(dmpi_world.processor_name, "localhost");
+    if (find_local_ranks() != 0)
+        return dmpi_err(MPI_ERR_OTHER, "MPI_Init: cannot determine the ranks on this node");
+    dmpi_world.oversubscribed = more_ranks_than_cores();
+    dmpi_comm_init_builtins();
+    if (dmpi_tport_init() != 0)
+        return dmpi_err(MPI_ERR_OTHER, "MPI_Init: cannot set up shared-memory communication (see above)");
+    /* Threads: one thread at a time may call MPI, from any thread. */
+    dmpi_world.thread_level = required < MPI_THREAD_SERIALIZED ? required : MPI_THREAD_SERIALIZED;
+    if (dmpi_world.thread_level < MPI_THREAD_SINGLE)
+        dmpi_world.thread_level = MPI_THREAD_SINGLE;
+    *provided = dmpi_world.thread_level;
+    dmpi_world.state = DMPI_STATE_INIT;
+    if (dmpi_world.oversubscribed && dmpi_world.local_rank == 0)
+        dmpi_verbose(1, "%d ranks on this node share fewer cores: waiting ranks yield the processor",
+                     dmpi_world.local_size);
+    return MPI_SUCCESS;
+}
+
+static bool transports_quiet(void *arg)
+{
+    (void)arg;
+    return dmpi_shm_quiet();
+}
+
+int dmpi_finalize(void)
+{
+    dmpi_bsend_finalize();
+    int err = dmpi_coll_barrier(dmpi_comm_get(MPI_COMM_WORLD));
+    /* Whatever control messages are still queued must reach their peers,
+     * which are still polling: nobody leaves the barrier without them. */
+    dmpi_progress_until(transports_quiet, NULL);
+    dmpi_tport_finalize();
+    dmpi_world.state = DMPI_STATE_FINALIZED;
+    dmpi_pmi_finalize();
+    dmpi_mq_finalize();
+    dmpi_req_pool_finalize();
+    dmpi_comm_finalize();
+    dmpi_errhandler_finalize();
+    free(dmpi_world.local_of_world);
+    dmpi_world.local_of_world = NULL;
+    return err;
+}

@@ -1,0 +1,130 @@
+#include "core/params.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+dmpi_params_t dmpi_params;
+
+typedef enum { P_SIZE, P_INT, P_DOUBLE, P_PATH } ptype_t;
+
+typedef struct param {
+    const char *name;
+    ptype_t type;
+    const char *dflt;
+    size_t offset;
+    const char *doc;
+} param_t;
+
+#define P(field) offsetof(dmpi_params_t, field)
+/* Defaults and why they were chosen: docs/protocols.md. */
+static const param_t table[] = {
+    {"EAGER_LIMIT", P_SIZE, "16384", P(eager_limit),
+     "largest message (bytes) copied through the per-pair ring without waiting for the receiver"},
+    {"CMA_MIN", P_SIZE, "16385", P(cma_min),
+     "smallest rendezvous message read directly from the sender with process_vm_readv; smaller ones use the pipelined copy"},
+    {"RING_SIZE", P_SIZE, "0", P(ring_size),
+     "bytes of each per-pair ring; 0 picks 64 KiB, shrunk for large nodes so the rings stay within 64 MiB"},
+    {"FRAG_SIZE", P_SIZE, "0", P(frag_size),
+     "largest piece of one message in the ring (bytes); 0 means a quarter of the ring"},
+    {"SHM_PATH", P_PATH, "auto", P(shm_path),
+     "auto, or force one path between ranks on a node for all sizes: eager, copy (pipelined rendezvous) or cma"},
+    {"SPIN_COUNT", P_INT, "200", P(spin_count),
+     "polls of the progress engine before a waiting rank yields its core (only when ranks outnumber cores)"},
+    {"HANG_TIMEOUT", P_DOUBLE, "0", P(hang_timeout),
+     "seconds a rank may wait in one call before it prints what it is waiting for (0 = never)"},
+    {"VERBOSE", P_INT, "0", P(verbose),
+     "0 quiet; 1 prints start-up decisions (paths, fallbacks); 2 adds details"},
+};
+#define NPARAMS (sizeof table / sizeof table[0])
+
+static const char *path_names[] = {"auto", "eager", "copy", "cma"};
+
+static int parse_size(const char *s, size_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || end == s || *s == '-')
+        return -1;
+    unsigned long long mult = 1;
+    if (*end == 'k' || *end == 'K') mult = 1ULL << 10, end++;
+    else if (*end == 'm' || *end == 'M') mult = 1ULL << 20, end++;
+    else if (*end == 'g' || *end == 'G') mult = 1ULL << 30, end++;
+    if (*end)
+        return -1;
+    *out = (size_t)(v * mult);
+    return 0;
+}
+
+static int parse_one(const param_t *p, const char *s)
+{
+    char *base = (char *)&dmpi_params + p->offset;
+    char *end;
+    switch (p->type) {
+    case P_SIZE:
+        return parse_size(s, (size_t *)base);
+    case P_INT: {
+        errno = 0;
+        long v = strtol(s, &end, 10);
+        if (errno || end == s || *end)
+            return -1;
+        *(int *)base = (int)v;
+        return 0;
+    }
+    case P_DOUBLE: {
+        double v = strtod(s, &end);
+        if (end == s || *end || v < 0)
+            return -1;
+        *(double *)base = v;
+        return 0;
+    }
+    case P_PATH:
+        for (int i = 0; i < 4; i++)
+            if (!strcasecmp(s, path_names[i])) {
+                *(int *)base = i;
+                return 0;
+            }
+        return -1;
+    }
+    return -1;
+}
+
+int dmpi_params_load(void)
+{
+    for (size_t i = 0; i < NPARAMS; i++) {
+        const param_t *p = &table[i];
+        parse_one(p, p->dflt);
+        char var[64];
+        snprintf(var, sizeof var, "DMPI_%s", p->name);
+        const char *s = getenv(var);
+        if (s && parse_one(p, s) != 0) {
+            fprintf(stderr, "dmpi: environment variable %s has an invalid value '%s' (%s)\n", var, s, p->doc);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void format_current(const param_t *p, char *cur, size_t len)
+{
+    const char *base = (const char *)&dmpi_params + p->offset;
+    switch (p->type) {
+    case P_SIZE: snprintf(cur, len, "%zu", *(const size_t *)base); break;
+    case P_INT: snprintf(cur, len, "%d", *(const int *)base); break;
+    case P_DOUBLE: snprintf(cur, len, "%g", *(const double *)base); break;
+    case P_PATH: snprintf(cur, len, "%s", path_names[*(const int *)base]); break;
+    }
+}
+
+int dmpi_param_describe(int i, const char **name, const char **dflt, const char **doc, char *cur, size_t curlen)
+{
+    if (i < 0 || (size_t)i >= NPARAMS)
+        return 0;
+    *name = table[i].name;
+    *dflt = table[i].dflt;
+    *doc = table[i].doc;
+    format_current(&table[i], cur, curlen);
+    return 1;
+}

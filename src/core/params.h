@@ -1,0 +1,28 @@
+/* One table of tunables. Each is read once, at MPI_Init, from the environment
+ * variable DMPI_<NAME>; dmpi_info lists them with their defaults and docs. */
+#ifndef DMPI_PARAMS_H
+#define DMPI_PARAMS_H
+
+#include <stddef.h>
+
+typedef struct dmpi_params {
+    size_t eager_limit;       /* EAGER_LIMIT: largest message sent eagerly between ranks on a node */
+    size_t cma_min;           /* CMA_MIN: smallest rendezvous message read with one process_vm_readv */
+    size_t ring_size;         /* RING_SIZE: bytes of each per-pair ring (0 = sized by node size) */
+    size_t frag_size;         /* FRAG_SIZE: largest piece of a message in one ring slot */
+    int shm_path;             /* SHM_PATH: auto, eager, copy or cma: force one path for every size */
+    int spin_count;           /* SPIN_COUNT: polls before yielding the core when oversubscribed */
+    double hang_timeout;      /* HANG_TIMEOUT: seconds of waiting before a report of what is awaited */
+    int verbose;              /* VERBOSE: 0 quiet, 1 decisions, 2 details */
+} dmpi_params_t;
+
+enum { DMPI_PATH_AUTO, DMPI_PATH_EAGER, DMPI_PATH_COPY, DMPI_PATH_CMA };
+
+extern dmpi_params_t dmpi_params;
+
+int dmpi_params_load(void);  /* 0, or -1 after printing which variable is malformed */
+
+/* For dmpi_info: walk the table. Returns 0 past the end. */
+int dmpi_param_describe(int i, const char **name, const char **dflt, const char **doc, char *cur, size_t curlen);
+
+#endif

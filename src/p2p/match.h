@@ -1,0 +1,54 @@
+/* Matching: per context id, the posted receives and the unexpected messages,
+ * each kept in arrival order so that the first match is MPI's match.
+ * Messages from one source reach here in send order (each transport keeps
+ * per-peer FIFO order), which gives the non-overtaking rule. */
+#ifndef DMPI_MATCH_H
+#define DMPI_MATCH_H
+
+#include "p2p/request.h"
+
+enum { DMPI_MSG_EAGER = 1, DMPI_MSG_RNDV };
+
+/* A message that arrived before its receive was posted. */
+typedef struct dmpi_msg {
+    struct dmpi_msg *next, *prev;
+    uint32_t ctx;
+    int src, tag;                /* comm rank of the sender, tag */
+    int peer;                    /* world rank of the sender */
+    size_t len;                  /* total bytes of the message */
+    uint8_t proto;
+    uint8_t sync;                /* the sender waits for a match acknowledgement */
+    size_t arrived;              /* eager: bytes received so far */
+    uint64_t cookie;             /* sender's request id */
+    uint64_t addr;               /* rendezvous: sender's buffer address */
+    dmpi_request_t *waiter;      /* receive matched while bytes still arrive */
+    char *data;                  /* eager payload (points just past this struct) */
+} dmpi_msg_t;
+
+typedef struct dmpi_matchq {
+    dmpi_request_t *posted_head, *posted_tail;
+    dmpi_msg_t *unexp_head, *unexp_tail;
+} dmpi_matchq_t;
+
+dmpi_matchq_t *dmpi_mq(uint32_t ctx);               /* created on first use */
+void dmpi_mq_finalize(void);
+
+static inline bool dmpi_match(int want_src, int want_tag, int src, int tag)
+{
+    return (want_src == src || want_src == MPI_ANY_SOURCE) &&
+           (want_tag == tag || (want_tag == MPI_ANY_TAG && tag >= 0));
+}
+
+/* First posted receive matching (src, tag), unlinked; NULL if none. */
+dmpi_request_t *dmpi_mq_take_posted(dmpi_matchq_t *q, int src, int tag);
+void dmpi_mq_post(dmpi_matchq_t *q, dmpi_request_t *r);
+bool dmpi_mq_unpost(dmpi_matchq_t *q, dmpi_request_t *r);   /* false if not there */
+
+/* First unexpected message matching (src, tag); unlinked if take. */
+dmpi_msg_t *dmpi_mq_find_unexp(dmpi_matchq_t *q, int src, int tag, bool take);
+void dmpi_mq_add_unexp(dmpi_matchq_t *q, dmpi_msg_t *m);
+
+dmpi_msg_t *dmpi_msg_alloc(size_t eager_bytes);     /* data area of that size */
+void dmpi_msg_free(dmpi_msg_t *m);
+
+#endif

@@ -1,0 +1,95 @@
+/* Requests: the state of one send or receive in flight.
+ * Nonblocking calls take them from a pool and hand out a handle; blocking
+ * receives use one on the caller's stack and never touch the pool. */
+#ifndef DMPI_REQUEST_H
+#define DMPI_REQUEST_H
+
+#include "core/dmpi.h"
+
+typedef enum {
+    DMPI_REQ_SEND = 1,
+    DMPI_REQ_RECV,
+    DMPI_REQ_PROC_NULL,     /* completes at once with the PROC_NULL status */
+    DMPI_REQ_COMPOSITE,     /* completes when its sub-requests do (isendrecv) */
+    DMPI_REQ_MESSAGE,       /* an MPI_Message from Mprobe: holds the matched message */
+} dmpi_req_kind_t;
+
+/* Send modes */
+enum { DMPI_MODE_STANDARD, DMPI_MODE_SYNC, DMPI_MODE_READY, DMPI_MODE_BUFFERED };
+
+/* What a send still has to put on the wire (transport-private stage). */
+enum { DMPI_TX_NONE, DMPI_TX_EAGER, DMPI_TX_RTS, DMPI_TX_DATA };
+
+struct dmpi_msg;
+
+typedef struct dmpi_request {
+    volatile int done;           /* set once, when the operation is complete */
+    uint8_t kind;
+    uint8_t persistent;          /* created by *_init; survives completion */
+    uint8_t active;              /* persistent: started and not yet completed */
+    uint8_t mode;                /* send mode */
+    uint8_t sync_pending;        /* sync send: waiting for the match ack */
+    uint8_t data_pending;        /* send: bytes still to be handed to the transport */
+    uint8_t free_on_done;        /* MPI_Request_free'd while active */
+    uint8_t cancelled;
+    MPI_Request handle;
+
+    /* matching and addressing */
+    uint32_t ctx;
+    int rank;                    /* recv: source (may be ANY); send: destination, both comm ranks */
+    int tag;
+    int peer;                    /* world rank of the other side, once known */
+    dmpi_comm_t *comm;
+
+    /* data: buf/bytes is what moves (user buffer, or tmp when packed) */
+    char *buf;
+    size_t bytes;
+    size_t offset;               /* bytes moved so far */
+    void *tmp;                   /* pack buffer for noncontiguous data */
+    const void *ubuf;            /* the user's buffer, count and type */
+    int ucount;
+    dmpi_dtype_t *dt;
+
+    /* status */
+    int st_source, st_tag, st_error;
+    size_t st_bytes;
+
+    /* protocol */
+    uint8_t tx_stage;
+    uint64_t peer_cookie;        /* receiver's request id for DATA frags */
+    size_t tx_limit;             /* send: bytes the receiver accepts; recv: bytes that will arrive */
+    struct dmpi_msg *msg;        /* recv matched to a message still arriving */
+    struct dmpi_request *next, *prev;  /* posted queue, or a send queue */
+
+    /* buffered sends: the region of the attached buffer this send holds */
+    void *bsend_region;
+    /* composite: sub-requests */
+    struct dmpi_request *sub[2];
+    void *replace_buf;           /* isendrecv_replace: where to unpack at the end */
+} dmpi_request_t;
+
+dmpi_request_t *dmpi_req_alloc(int kind);           /* zeroed, with a handle */
+void dmpi_req_free(dmpi_request_t *r);
+dmpi_request_t *dmpi_req_get(MPI_Request h);        /* NULL if not a live request */
+void dmpi_req_pool_finalize(void);
+int dmpi_req_live_count(void);
+
+/* Marks the request complete; runs the completion duties (unpack, free a
+ * request whose handle was already freed). */
+void dmpi_req_complete(dmpi_request_t *r);
+
+static inline void dmpi_req_set_proc_null_status(dmpi_request_t *r)
+{
+    r->st_source = MPI_PROC_NULL;
+    r->st_tag = MPI_ANY_TAG;
+    r->st_error = MPI_SUCCESS;
+    r->st_bytes = 0;
+}
+
+/* Fills a user status from a completed request (status may be IGNORE). */
+void dmpi_req_fill_status(const dmpi_request_t *r, MPI_Status *st);
+void dmpi_status_set(MPI_Status *st, int source, int tag, int error, size_t bytes, bool cancelled);
+void dmpi_status_empty(MPI_Status *st);
+size_t dmpi_status_bytes(const MPI_Status *st);
+
+#endif

@@ -1,0 +1,134 @@
+/* Sends. MPI_Send of a small contiguous message to a rank on this node is
+ * the direct mode: written into the peer's ring with no request at all.
+ * Everything else becomes a request handed to the peer's transport. */
+#include "p2p/p2p.h"
+#include "tport/shm/shm.h"
+#include "tport/tport.h"
+#include <stdlib.h>
+
+/* Where the bytes come from: the user's buffer, or a packed copy. */
+static int prepare_send_data(dmpi_request_t *s, bool force_copy)
+{
+    dmpi_dtype_t *dt = s->dt;
+    s->bytes = (size_t)s->ucount * dt->size;
+    if (dt->contig && !force_copy) {
+        s->buf = (char *)s->ubuf + dt->lb;
+        return MPI_SUCCESS;
+    }
+    s->tmp = malloc(s->bytes ? s->bytes : 1);
+    if (!s->tmp)
+        return dmpi_err(MPI_ERR_NO_MEM, "cannot allocate %zu bytes to pack a message", s->bytes);
+    dmpi_dtype_pack(dt, (size_t)s->ucount, s->ubuf, s->tmp);
+    s->buf = s->tmp;
+    return MPI_SUCCESS;
+}
+
+void dmpi_send_fill(dmpi_request_t *s, const void *buf, int count, dmpi_dtype_t *dt, int dest, int tag,
+                      dmpi_comm_t *c, int mode)
+{
+    s->ubuf = buf;
+    s->ucount = count;
+    s->dt = dt;
+    s->rank = dest;
+    s->tag = tag;
+    s->comm = c;
+    s->ctx = c->ctx;
+    s->mode = (uint8_t)mode;
+}
+
+/* Starts a filled-in send request (fresh or persistent). */
+static int start_send(dmpi_request_t *s, bool force_copy)
+{
+    s->done = 0;
+    s->st_error = MPI_SUCCESS;
+    if (s->rank == MPI_PROC_NULL) {
+        dmpi_req_complete(s);
+        return MPI_SUCCESS;
+    }
+    int err = prepare_send_data(s, force_copy);
+    if (err != MPI_SUCCESS)
+        return err;
+    s->peer = dmpi_comm_world_rank(s->comm, s->rank);
+    dmpi_tport_of[s->peer]->send(s);
+    return MPI_SUCCESS;
+}
+
+/* Starts a send of bytes already packed at s->ubuf (buffered sends). */
+int dmpi_start_send_bytes(dmpi_request_t *s, size_t bytes)
+{
+    s->done = 0;
+    s->st_error = MPI_SUCCESS;
+    s->buf = (char *)s->ubuf;
+    s->bytes = bytes;
+    s->peer = dmpi_comm_world_rank(s->comm, s->rank);
+    dmpi_tport_of[s->peer]->send(s);
+    return MPI_SUCCESS;
+}
+
+int dmpi_isend(const void *buf, int count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c, int mode,
+               dmpi_request_t **out)
+{
+    dmpi_request_t *s = dmpi_req_alloc(DMPI_REQ_SEND);
+    if (!s)
+        return dmpi_err(MPI_ERR_NO_MEM, "out of request objects");
+    dmpi_send_fill(s, buf, count, dt, dest, tag, c, mode);
+    int err = start_send(s, false);
+    if (err != MPI_SUCCESS) {
+        dmpi_req_free(s);
+        return err;
+    }
+    *out = s;
+    return MPI_SUCCESS;
+}
+
+static int send_slow(const void *buf, int count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c, int mode)
+{
+    dmpi_request_t *s;
+    int err = dmpi_isend(buf, count, dt, dest, tag, c, mode, &s);
+    if (err != MPI_SUCCESS)
+        return err;
+    return dmpi_wait(s, NULL, MPI_STATUS_IGNORE);
+}
+
+int dmpi_send(const void *buf, int count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c, int mode)
+{
+    if (DMPI_LIKELY(dest != MPI_PROC_NULL && dt->contig && mode != DMPI_MODE_SYNC)) {
+        int peer = dmpi_comm_world_rank(c, dest);
+        if (dmpi_tport_of[peer] == &dmpi_tport_shm &&
+            dmpi_shm_send_direct(dmpi_world.local_of_world[peer], c->ctx, c->rank, tag,
+                                 (const char *)buf + dt->lb, (size_t)count * dt->size))
+            return MPI_SUCCESS;
+    }
+    return send_slow(buf, count, dt, dest, tag, c, mode);
+}
+
+int dmpi_send_init(const void *buf, int count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c, int mode,
+                   dmpi_request_t **out)
+{
+    dmpi_request_t *s = dmpi_req_alloc(DMPI_REQ_SEND);
+    if (!s)
+        return dmpi_err(MPI_ERR_NO_MEM, "out of request objects");
+    dmpi_send_fill(s, buf, count, dt, dest, tag, c, mode);
+    s->persistent = 1;
+    s->done = 1;
+    *out = s;
+    return MPI_SUCCESS;
+}
+
+int dmpi_start_send(dmpi_request_t *s) { return start_send(s, false); }
+
+int dmpi_isend_copy(const void *buf, int count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c,
+                    dmpi_request_t **out)
+{
+    dmpi_request_t *s = dmpi_req_alloc(DMPI_REQ_SEND);
+    if (!s)
+        return dmpi_err(MPI_ERR_NO_MEM, "out of request objects");
+    dmpi_send_fill(s, buf, count, dt, dest, tag, c, DMPI_MODE_STANDARD);
+    int err = start_send(s, true);
+    if (err != MPI_SUCCESS) {
+        dmpi_req_free(s);
+        return err;
+    }
+    *out = s;
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,35 @@
+/* PMI-1 client: the library's only way to learn its rank, size and peers.
+ * Speaks the PMI-1 wire protocol over the socket named by PMI_FD (our
+ * mpiexec and MPICH's Hydra both provide it). Without PMI_FD the process
+ * runs as a singleton: rank 0 of 1, with a private in-process key space.
+ *
+ * Wire format: one request per line, "cmd=NAME key=value key=value\n", one
+ * reply line per request (none for abort). Keys and values therefore cannot
+ * contain spaces or newlines; keys cannot contain '='. Encode binary data
+ * (hex, base64 without spaces) before putting it.
+ *
+ * Not thread-safe: the library serializes calls (they happen at init and
+ * finalize). */
+#ifndef DMPI_PMI_H
+#define DMPI_PMI_H
+
+#define DMPI_PMI_KEY_MAX 64     /* buffer size for a key, NUL included */
+#define DMPI_PMI_VAL_MAX 1024   /* buffer size for a value, NUL included */
+
+/* All return 0 on success, -1 on failure (a message is printed to stderr). */
+int dmpi_pmi_init(int *rank, int *size, int *appnum);
+int dmpi_pmi_universe_size(int *usize);         /* -1 if the launcher does not know it (Hydra without hosts) */
+const char *dmpi_pmi_kvsname(void);            /* unique per job; "singleton-<pid>" without PMI; "" before init */
+int dmpi_pmi_put(const char *key, const char *value);
+int dmpi_pmi_get(const char *key, char *value, int maxlen); /* after a barrier that follows the put */
+int dmpi_pmi_barrier(void);                    /* commits puts, then waits for every rank */
+int dmpi_pmi_abort(int exitcode, const char *msg); /* asks the launcher to kill the job; does not return on success */
+int dmpi_pmi_finalize(void);
+int dmpi_pmi_is_singleton(void);
+
+/* Like dmpi_pmi_get, for keys that may legitimately be absent (for example
+ * "PMI_process_mapping", which Hydra and our mpiexec provide): returns 0 if
+ * found, 1 if the key does not exist (silently), -1 on any other failure. */
+int dmpi_pmi_try_get(const char *key, char *value, int maxlen);
+
+#endif

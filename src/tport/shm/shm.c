@@ -1,0 +1,467 @@
+/* Shared-memory protocols: eager through the per-pair ring (in pieces when
+ * large), rendezvous with either a single copy by the receiver (cma) or a
+ * pipelined copy through the ring, and the control messages they need.
+ * Thresholds and their measurements: docs/protocols.md. */
+#include "tport/shm/shm.h"
+#include "tport/shm/segment.h"
+#include "tport/smsc/cma.h"
+#include "core/params.h"
+#include "pmi/pmi.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+shm_peer_t *dmpi_shm_peers;
+long long dmpi_shm_direct_max = -1;
+
+struct shm_ctl_item {
+    shm_ctl_item_t *next;
+    unsigned kind;
+    uint64_t cookie, len, arg;
+};
+
+static struct {
+    shm_seg_hdr_t *seg;
+    size_t seg_bytes;
+    int nlocal, me;
+    uint64_t ring_size;
+    uint32_t frag_payload;       /* largest payload of one ring message */
+    int npending;                /* peers with queued sends or control messages */
+} S;
+
+static inline shm_peer_t *peer_of_world(int world)
+{
+    return &dmpi_shm_peers[dmpi_world.local_of_world[world]];
+}
+
+static inline uint32_t min_frag(size_t left)
+{
+    return left < S.frag_payload ? (uint32_t)left : S.frag_payload;
+}
+
+/* ---- sending ----------------------------------------------------------- */
+
+static bool try_ctl(shm_peer_t *p, unsigned kind, uint64_t cookie, uint64_t len, uint64_t arg)
+{
+    shm_hdr_t *h = shm_tx_reserve(&p->tx, sizeof arg);
+    if (!h)
+        return false;
+    h->cookie = cookie;
+    h->len = len;
+    memcpy((char *)h + SHM_HDR_BYTES, &arg, sizeof arg);
+    shm_tx_publish(&p->tx, h, kind, 0, sizeof arg);
+    return true;
+}
+
+static void send_ctl(shm_peer_t *p, unsigned kind, uint64_t cookie, uint64_t len, uint64_t arg)
+{
+    if (!p->cq_head && try_ctl(p, kind, cookie, len, arg))
+        return;
+    shm_ctl_item_t *c = malloc(sizeof *c);
+    if (!c)
+        dmpi_fatal("out of memory queueing a control message");
+    *c = (shm_ctl_item_t){NULL, kind, cookie, len, arg};
+    if (!p->cq_head && !p->sq_head)
+        S.npending++;
+    if (p->cq_tail)
+        p->cq_tail->next = c;
+    else
+        p->cq_head = c;
+    p->cq_tail = c;
+}
+
+static void enqueue_send(shm_peer_t *p, dmpi_request_t *s)
+{
+    if (!p->cq_head && !p->sq_head)
+        S.npending++;
+    s->next = NULL;
+    if (p->sq_tail)
+        p->sq_tail->next = s;
+    else
+        p->sq_head = s;
+    p->sq_tail = s;
+}
+
+/* Eager: the match header rides on the first piece, the rest follow it. */
+static bool push_eager(shm_peer_t *p, dmpi_request_t *s)
+{
+    do {
+        uint32_t n = min_frag(s->bytes - s->offset);
+        shm_hdr_t *h = shm_tx_reserve(&p->tx, n);
+        if (!h)
+            return false;
+        unsigned kind = SHM_EAGER_CONT, flags = 0;
+        if (s->offset == 0) {
+            kind = SHM_EAGER;
+            flags = s->sync_pending ? SHM_F_SYNC : 0;
+            h->ctx = s->ctx;
+            h->src = s->comm->rank;
+            h->tag = s->tag;
+            h->len = s->bytes;
+            h->cookie = (uint64_t)(uintptr_t)s;
+        }
+        memcpy((char *)h + SHM_HDR_BYTES, s->buf + s->offset, n);
+        shm_tx_publish(&p->tx, h, kind, flags, n);
+        s->offset += n;
+    } while (s->offset < s->bytes);
+    return true;
+}
+
+static bool push_rts(shm_peer_t *p, dmpi_request_t *s)
+{
+    uint64_t addr = (uint64_t)(uintptr_t)s->buf;
+    shm_hdr_t *h = shm_tx_reserve(&p->tx, sizeof addr);
+    if (!h)
+        return false;
+    h->ctx = s->ctx;
+    h->src = s->comm->rank;
+    h->tag = s->tag;
+    h->len = s->bytes;
+    h->cookie = (uint64_t)(uintptr_t)s;
+    memcpy((char *)h + SHM_HDR_BYTES, &addr, sizeof addr);
+    shm_tx_publish(&p->tx, h, SHM_RTS, 0, sizeof addr);
+    return true;
+}
+
+/* Rendezvous data the receiver asked for with a CTS. */
+static bool push_data(shm_peer_t *p, dmpi_request_t *s)
+{
+    while (s->offset < s->tx_limit) {
+        uint32_t n = min_frag(s->tx_limit - s->offset);
+        shm_hdr_t *h = shm_tx_reserve(&p->tx, n);
+        if (!h)
+            return false;
+        h->cookie = s->peer_cookie;
+        h->len = s->offset;
+        memcpy((char *)h + SHM_HDR_BYTES, s->buf + s->offset, n);
+        shm_tx_publish(&p->tx, h, SHM_DATA, 0, n);
+        s->offset += n;
+    }
+    return true;
+}
+
+/* Pushes s as far as the ring allows; true when nothing is left to push. */
+static bool push_send(shm_peer_t *p, dmpi_request_t *s)
+{
+    switch (s->tx_stage) {
+    case DMPI_TX_EAGER: return push_eager(p, s);
+    case DMPI_TX_RTS: return push_rts(p, s);
+    case DMPI_TX_DATA: return push_data(p, s);
+    }
+    return true;
+}
+
+/* What happens once a send has been handed over completely. */
+static void after_push(dmpi_request_t *s)
+{
+    unsigned stage = s->tx_stage;
+    s->tx_stage = DMPI_TX_NONE;
+    if (stage == DMPI_TX_RTS)
+        return;                     /* completes on FIN, or after its DATA */
+    s->data_pending = 0;
+    if (!s->sync_pending)
+        dmpi_req_complete(s);
+}
+
+static void push_peer(shm_peer_t *p)
+{
+    while (p->cq_head && try_ctl(p, p->cq_head->kind, p->cq_head->cookie, p->cq_head->len, p->cq_head->arg)) {
+        shm_ctl_item_t *c = p->cq_head;
+        if (!(p->cq_head = c->next))
+            p->cq_tail = NULL;
+        free(c);
+    }
+    while (p->sq_head && push_send(p, p->sq_head)) {
+        dmpi_request_t *s = p->sq_head;
+        if (!(p->sq_head = s->next))
+            p->sq_tail = NULL;
+        s->next = NULL;
+        after_push(s);
+    }
+    if (!p->cq_head && !p->sq_head)
+        S.npending--;
+}
+
+static void shm_send(dmpi_request_t *s)
+{
+    shm_peer_t *p = peer_of_world(s->peer);
+    int path = dmpi_params.shm_path;
+    bool eager = path == DMPI_PATH_EAGER || (path == DMPI_PATH_AUTO && s->bytes <= dmpi_params.eager_limit);
+    s->offset = 0;
+    s->data_pending = 1;
+    s->sync_pending = eager && s->mode == DMPI_MODE_SYNC;
+    s->tx_stage = eager ? DMPI_TX_EAGER : DMPI_TX_RTS;
+    if (!p->sq_head && push_send(p, s)) {
+        after_push(s);
+        return;
+    }
+    enqueue_send(p, s);
+}
+
+/* ---- receiving --------------------------------------------------------- */
+
+static bool use_cma(shm_peer_t *p, size_t n)
+{
+    int path = dmpi_params.shm_path;
+    return p->cma_ok && (path == DMPI_PATH_CMA || (path == DMPI_PATH_AUTO && n >= dmpi_params.cma_min));
+}
+
+static void shm_rndv_matched(dmpi_request_t *r, dmpi_msg_t *m)
+{
+    shm_peer_t *p = peer_of_world(m->peer);
+    size_t n = r->st_bytes;             /* what fits: set by the matching layer */
+    if (n > 0 && use_cma(p, n)) {
+        int err = dmpi_cma_read(p->pid, r->buf, m->addr, n);
+        if (err == 0)
+            n = 0;                      /* all moved */
+        else {
+            dmpi_verbose(1, "cross-memory read from local rank %d failed (%s); using the copy path",
+                         (int)(p - dmpi_shm_peers), strerror(err));
+            p->cma_ok = false;
+        }
+    }
+    if (n == 0) {
+        send_ctl(p, SHM_FIN, m->cookie, 0, 0);
+        dmpi_req_complete(r);
+        return;
+    }
+    r->offset = 0;
+    r->tx_limit = n;
+    send_ctl(p, SHM_CTS, m->cookie, n, (uint64_t)(uintptr_t)r);
+}
+
+static void shm_sync_ack(int peer, uint64_t cookie)
+{
+    send_ctl(peer_of_world(peer), SHM_SYNC_ACK, cookie, 0, 0);
+}
+
+static void rx_eager_cont(shm_peer_t *p, const char *payload, uint32_t n)
+{
+    bool last = p->cont_off + n >= p->cont_len;
+    if (p->cont_req)
+        dmpi_recv_fill(p->cont_req, p->cont_off, payload, n);
+    else
+        dmpi_msg_fill(p->cont_msg, payload, n);
+    p->cont_off += n;
+    if (last) {
+        p->cont_req = NULL;
+        p->cont_msg = NULL;
+    }
+}
+
+static void rx_one(shm_peer_t *p, shm_hdr_t *h, uint64_t w)
+{
+    const char *payload = (const char *)h + SHM_HDR_BYTES;
+    uint32_t n = shm_word_bytes(w);
+    uint64_t arg;
+    dmpi_request_t *s;
+    switch (shm_word_kind(w)) {
+    case SHM_EAGER: {
+        dmpi_msg_t *um = NULL;
+        dmpi_request_t *r = dmpi_deliver_eager(h->ctx, h->src, h->tag, p->world, h->len, payload, n,
+                                               shm_word_flags(w) & SHM_F_SYNC, h->cookie, &um);
+        if (h->len > n) {
+            p->cont_req = r;
+            p->cont_msg = um;
+            p->cont_off = n;
+            p->cont_len = h->len;
+        }
+        break;
+    }
+    case SHM_EAGER_CONT:
+        rx_eager_cont(p, payload, n);
+        break;
+    case SHM_RTS:
+        memcpy(&arg, payload, sizeof arg);
+        dmpi_deliver_rndv(h->ctx, h->src, h->tag, p->world, h->len, h->cookie, arg, false);
+        break;
+    case SHM_CTS:
+        s = (dmpi_request_t *)(uintptr_t)h->cookie;
+        memcpy(&s->peer_cookie, payload, sizeof s->peer_cookie);
+        s->tx_limit = h->len;
+        s->offset = 0;
+        s->tx_stage = DMPI_TX_DATA;
+        enqueue_send(p, s);
+        break;
+    case SHM_DATA:
+        dmpi_recv_fill((dmpi_request_t *)(uintptr_t)h->cookie, h->len, payload, n);
+        break;
+    case SHM_FIN:
+        s = (dmpi_request_t *)(uintptr_t)h->cookie;
+        s->data_pending = 0;
+        dmpi_req_complete(s);
+        break;
+    case SHM_SYNC_ACK:
+        s = (dmpi_request_t *)(uintptr_t)h->cookie;
+        s->sync_pending = 0;
+        if (!s->data_pending)
+            dmpi_req_complete(s);
+        break;
+    default:
+        dmpi_fatal("corrupt shared-memory message (kind %u) from local rank %d",
+                   shm_word_kind(w), (int)(p - dmpi_shm_peers));
+    }
+}
+
+static int poll_peer(shm_peer_t *p)
+{
+    int did = 0;
+    shm_hdr_t *h;
+    uint64_t w;
+    while ((w = shm_rx_peek(&p->rx, &h)) != 0) {
+        if (shm_word_kind(w) == SHM_WRAP) {
+            shm_rx_release(&p->rx, p->rx.size - (p->rx.tail & (p->rx.size - 1)));
+            continue;
+        }
+        rx_one(p, h, w);
+        shm_rx_release(&p->rx, shm_cells_bytes(shm_word_bytes(w)));
+        did++;
+    }
+    return did;
+}
+
+int dmpi_shm_progress(void)
+{
+    int did = 0;
+    for (int i = 0; i < S.nlocal; i++)
+        if (i != S.me)
+            did += poll_peer(&dmpi_shm_peers[i]);
+    if (S.npending)
+        for (int i = 0; i < S.nlocal; i++) {
+            shm_peer_t *p = &dmpi_shm_peers[i];
+            if (p->sq_head || p->cq_head) {
+                push_peer(p);
+                did++;
+            }
+        }
+    return did;
+}
+
+bool dmpi_shm_quiet(void) { return S.npending == 0; }
+
+/* ---- set-up ------------------------------------------------------------ */
+
+static uint64_t choose_ring_size(int nlocal)
+{
+    if (dmpi_params.ring_size) {
+        uint64_t r = 4096;
+        while (r < dmpi_params.ring_size)
+            r <<= 1;
+        return r;
+    }
+    /* 128 KiB per pair, halved until all rings fit in 64 MiB, at least 16 KiB. */
+    uint64_t pairs = (uint64_t)nlocal * (uint64_t)(nlocal - 1), r = 128 << 10;
+    while (r > (16 << 10) && pairs * r > (64ull << 20))
+        r >>= 1;
+    return r;
+}
+
+static void setup_peer(int i)
+{
+    shm_peer_t *p = &dmpi_shm_peers[i];
+    char *rings = (char *)S.seg + shm_rings_offset((uint32_t)S.nlocal);
+    uint64_t stride = shm_ring_stride(S.ring_size);
+    char *out = rings + ((uint64_t)S.me * S.nlocal + i) * stride;    /* me -> i */
+    char *in = rings + ((uint64_t)i * S.nlocal + S.me) * stride;     /* i -> me */
+    p->tx = (shm_tx_t){out + SHM_CELL, (shm_ring_ctl_t *)out, S.ring_size, 0, 0};
+    p->rx = (shm_rx_t){in + SHM_CELL, (shm_ring_ctl_t *)in, S.ring_size, 0};
+    for (int w = 0; w < dmpi_world.size; w++)
+        if (dmpi_world.local_of_world[w] == i)
+            p->world = w;
+}
+
+static void verify_cma(void)
+{
+    shm_rank_ctl_t *ctl = (shm_rank_ctl_t *)(S.seg + 1);
+    int failed = 0;
+    for (int i = 0; i < S.nlocal; i++) {
+        if (i == S.me)
+            continue;
+        shm_peer_t *p = &dmpi_shm_peers[i];
+        p->pid = atomic_load(&ctl[i].pid);
+        p->cma_ok = dmpi_params.shm_path != DMPI_PATH_COPY && dmpi_cma_verify(p->pid, ctl[i].probe_addr);
+        failed += !p->cma_ok && dmpi_params.shm_path != DMPI_PATH_COPY;
+    }
+    if (failed)
+        dmpi_verbose(1, "cross-memory attach is not permitted to %d local peers; large messages use the "
+                        "pipelined copy path (check /proc/sys/kernel/yama/ptrace_scope)", failed);
+}
+
+int dmpi_shm_init(void)
+{
+    S.nlocal = dmpi_world.local_size;
+    S.me = dmpi_world.local_rank;
+    if (S.nlocal < 2)
+        return 0;
+    S.ring_size = choose_ring_size(S.nlocal);
+    uint64_t frag = dmpi_params.frag_size ? dmpi_params.frag_size : S.ring_size / 4;
+    if (frag > S.ring_size / 2)
+        frag = S.ring_size / 2;
+    frag &= ~(uint64_t)(SHM_CELL - 1);
+    if (frag < 2 * SHM_CELL)
+        frag = 2 * SHM_CELL;
+    S.frag_payload = (uint32_t)(frag - SHM_HDR_BYTES);
+    switch (dmpi_params.shm_path) {
+    case DMPI_PATH_AUTO:
+        dmpi_shm_direct_max = (long long)(dmpi_params.eager_limit < S.frag_payload ? dmpi_params.eager_limit
+                                                                                    : S.frag_payload);
+        break;
+    case DMPI_PATH_EAGER: dmpi_shm_direct_max = S.frag_payload; break;
+    default: dmpi_shm_direct_max = -1; break;
+    }
+
+    S.seg = dmpi_shm_segment_open(S.me, S.nlocal, S.ring_size, &S.seg_bytes);
+    if (!S.seg)
+        return -1;
+    shm_rank_ctl_t *ctl = (shm_rank_ctl_t *)(S.seg + 1);
+    ctl[S.me].probe_addr = dmpi_cma_probe_addr();
+    atomic_store(&ctl[S.me].pid, (int32_t)getpid());
+    atomic_fetch_add(&S.seg->attached, 1);
+    if (dmpi_pmi_barrier() != 0)
+        return -1;
+    if (S.me == 0)
+        dmpi_shm_segment_unlink();      /* every rank has it mapped now */
+    if (atomic_load(&S.seg->attached) != (uint32_t)S.nlocal) {
+        fprintf(stderr, "dmpi: not every rank on the node mapped the shared memory\n");
+        return -1;
+    }
+    dmpi_shm_peers = calloc((size_t)S.nlocal, sizeof *dmpi_shm_peers);
+    if (!dmpi_shm_peers)
+        return -1;
+    for (int i = 0; i < S.nlocal; i++)
+        if (i != S.me)
+            setup_peer(i);
+    verify_cma();
+    if (S.me == 0)
+        dmpi_verbose(1, "shm: %d local ranks, ring %llu bytes per pair, piece %u bytes, eager limit %zu, "
+                        "cma from %zu bytes, path %d, segment %zu bytes",
+                     S.nlocal, (unsigned long long)S.ring_size, S.frag_payload, dmpi_params.eager_limit,
+                     dmpi_params.cma_min, dmpi_params.shm_path, S.seg_bytes);
+    return 0;
+}
+
+void dmpi_shm_finalize(void)
+{
+    if (!S.seg)
+        return;
+    for (int i = 0; i < S.nlocal; i++) {
+        shm_ctl_item_t *c = dmpi_shm_peers[i].cq_head;
+        while (c) {
+            shm_ctl_item_t *n = c->next;
+            free(c);
+            c = n;
+        }
+    }
+    free(dmpi_shm_peers);
+    dmpi_shm_peers = NULL;
+    dmpi_shm_segment_close(S.seg, S.seg_bytes);
+    S.seg = NULL;
+    S.npending = 0;
+}
+
+const dmpi_tport_t dmpi_tport_shm = {
+    .name = "shm",
+    .send = shm_send,
+    .rndv_matched = shm_rndv_matched,
+    .sync_ack = shm_sync_ack,
+};

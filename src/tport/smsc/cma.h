@@ -1,0 +1,19 @@
+/* Single copy between processes by cross-memory attach (process_vm_readv).
+ * A service used by the shared-memory transport (and later by collectives). */
+#ifndef DMPI_SMSC_CMA_H
+#define DMPI_SMSC_CMA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* The address and expected value a peer reads to prove cma works. */
+uint64_t dmpi_cma_probe_addr(void);
+uint64_t dmpi_cma_probe_value(pid_t pid);
+/* Really does one read from pid: true if it returned the expected value. */
+bool dmpi_cma_verify(pid_t pid, uint64_t probe_addr);
+/* Reads n bytes at remote address addr of pid into dst. 0, or an errno. */
+int dmpi_cma_read(pid_t pid, void *dst, uint64_t addr, size_t n);
+
+#endif

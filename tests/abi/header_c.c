@@ -1,0 +1,149 @@
+/* header_c: an ordinary MPI program, compiled (never linked or run) by
+ * check_header.sh under strict C standards with
+ * -Wall -Wextra -Werror -pedantic. It calls every function the header
+ * declares, through both MPI_ and PMPI_ names, the way applications do
+ * (special constants, const buffers, status arrays), so a wrong prototype,
+ * a missing declaration or a warning in the header fails the check. */
+#include <mpi.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static void on_error(MPI_Comm *comm, int *code, ...)
+{
+    (void)comm;
+    (void)code;
+}
+
+/* Point-to-point between ranks 0 and 1 of MPI_COMM_WORLD. */
+static int exchange(int rank, int size)
+{
+    const int out[4] = {1, 2, 3, 4};
+    int in[4];
+    int count, flag, index, outcount, indices[2], cancelled;
+    MPI_Status status, statuses[2];
+    MPI_Request reqs[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+    MPI_Message msg = MPI_MESSAGE_NULL;
+    int peer = size > 1 ? 1 - rank : MPI_PROC_NULL;
+    void *bbuf;
+    int bsize;
+    char *attached = (char *)malloc(1024 + MPI_BSEND_OVERHEAD);
+
+    if (rank > 1)
+        return MPI_SUCCESS;
+
+    MPI_Send(out, 4, MPI_INT, peer, 0, MPI_COMM_WORLD);
+    MPI_Recv(in, 4, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &status);
+    MPI_Get_count(&status, MPI_INT, &count);
+    printf("from %d tag %d error %d count %d\n", status.MPI_SOURCE, status.MPI_TAG,
+           status.MPI_ERROR, count);
+
+    MPI_Isend(out, 4, MPI_INT, peer, 1, MPI_COMM_WORLD, &reqs[0]);
+    MPI_Irecv(in, 4, MPI_INT, peer, 1, MPI_COMM_WORLD, &reqs[1]);
+    MPI_Waitall(2, reqs, statuses);
+    MPI_Ssend(out, 4, MPI_INT, peer, 2, MPI_COMM_WORLD);
+    MPI_Issend(out, 4, MPI_INT, peer, 2, MPI_COMM_WORLD, &reqs[0]);
+    MPI_Rsend(out, 4, MPI_INT, peer, 3, MPI_COMM_WORLD);
+    MPI_Irsend(out, 4, MPI_INT, peer, 3, MPI_COMM_WORLD, &reqs[1]);
+    MPI_Waitany(2, reqs, &index, &status);
+    MPI_Waitsome(2, reqs, &outcount, indices, MPI_STATUSES_IGNORE);
+
+    MPI_Buffer_attach(attached, 1024 + MPI_BSEND_OVERHEAD);
+    MPI_Bsend(out, 4, MPI_INT, peer, 4, MPI_COMM_WORLD);
+    MPI_Ibsend(out, 4, MPI_INT, peer, 4, MPI_COMM_WORLD, &reqs[0]);
+    MPI_Wait(&reqs[0], MPI_STATUS_IGNORE);
+    MPI_Buffer_detach(&bbuf, &bsize);
+    free(attached);
+
+    MPI_Sendrecv(out, 4, MPI_INT, peer, 5, in, 4, MPI_INT, peer, 5, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+    MPI_Sendrecv_replace(in, 4, MPI_INT, peer, 6, peer, 6, MPI_COMM_WORLD, &status);
+    MPI_Isendrecv(out, 4, MPI_INT, peer, 7, in, 4, MPI_INT, peer, 7, MPI_COMM_WORLD,
+                  &reqs[0]);
+    MPI_Isendrecv_replace(in, 4, MPI_INT, peer, 8, peer, 8, MPI_COMM_WORLD, &reqs[1]);
+    MPI_Test(&reqs[0], &flag, &status);
+    MPI_Testany(2, reqs, &index, &flag, MPI_STATUS_IGNORE);
+    MPI_Testsome(2, reqs, &outcount, indices, statuses);
+    MPI_Testall(2, reqs, &flag, MPI_STATUSES_IGNORE);
+
+    MPI_Probe(peer, 9, MPI_COMM_WORLD, &status);
+    MPI_Iprobe(MPI_ANY_SOURCE, 9, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+    MPI_Mprobe(peer, 9, MPI_COMM_WORLD, &msg, &status);
+    MPI_Mrecv(in, 4, MPI_INT, &msg, &status);
+    MPI_Improbe(peer, 10, MPI_COMM_WORLD, &flag, &msg, &status);
+    MPI_Imrecv(in, 4, MPI_INT, &msg, &reqs[0]);
+    MPI_Request_get_status(reqs[0], &flag, &status);
+    MPI_Cancel(&reqs[0]);
+    MPI_Wait(&reqs[0], &status);
+    MPI_Test_cancelled(&status, &cancelled);
+
+    MPI_Send_init(out, 4, MPI_INT, peer, 11, MPI_COMM_WORLD, &reqs[0]);
+    MPI_Recv_init(in, 4, MPI_INT, peer, 11, MPI_COMM_WORLD, &reqs[1]);
+    MPI_Startall(2, reqs);
+    MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE);
+    MPI_Request_free(&reqs[0]);
+    MPI_Request_free(&reqs[1]);
+    MPI_Bsend_init(out, 4, MPI_INT, peer, 12, MPI_COMM_WORLD, &reqs[0]);
+    MPI_Request_free(&reqs[0]);
+    MPI_Ssend_init(out, 4, MPI_INT, peer, 12, MPI_COMM_WORLD, &reqs[0]);
+    MPI_Request_free(&reqs[0]);
+    MPI_Rsend_init(out, 4, MPI_INT, peer, 12, MPI_COMM_WORLD, &reqs[0]);
+    MPI_Start(&reqs[0]);
+    MPI_Wait(&reqs[0], MPI_STATUS_IGNORE);
+    MPI_Request_free(&reqs[0]);
+    return MPI_SUCCESS;
+}
+
+int main(int argc, char **argv)
+{
+    int provided, flag, rank, size, len, version, subversion, cls, tsize;
+    char name[MPI_MAX_PROCESSOR_NAME];
+    char lib[MPI_MAX_LIBRARY_VERSION_STRING];
+    char err[MPI_MAX_ERROR_STRING];
+    MPI_Errhandler eh;
+    double t0;
+
+    MPI_Initialized(&flag);
+    if (argc > 1)
+        MPI_Init(&argc, &argv);
+    else
+        MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+    MPI_Query_thread(&provided);
+    MPI_Is_thread_main(&flag);
+    t0 = MPI_Wtime();
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Get_processor_name(name, &len);
+    MPI_Get_version(&version, &subversion);
+    MPI_Get_library_version(lib, &len);
+    MPI_Pcontrol(1);
+    MPI_Pcontrol(2, "phase", 3);
+
+    MPI_Comm_create_errhandler(on_error, &eh);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, eh);
+    MPI_Errhandler_free(&eh);
+    MPI_Comm_get_errhandler(MPI_COMM_WORLD, &eh);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_call_errhandler(MPI_COMM_SELF, MPI_ERR_OTHER);
+    MPI_Error_string(MPI_ERR_TRUNCATE, err, &len);
+    MPI_Error_class(MPI_ERR_TRUNCATE, &cls);
+    MPI_Type_size(MPI_DOUBLE, &tsize);
+
+    exchange(rank, size);
+
+    /* The profiling names are callable too. */
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    PMPI_Send(&rank, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD);
+    PMPI_Recv(&rank, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    PMPI_Barrier(MPI_COMM_WORLD);
+    (void)PMPI_Wtick();
+
+    MPI_Barrier(MPI_COMM_WORLD);
+    printf("rank %d of %d on %s, MPI %d.%d, %.3f s (tick %g)\n", rank, size, name,
+           version, subversion, MPI_Wtime() - t0, MPI_Wtick());
+    if (size < 1)
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    MPI_Finalize();
+    MPI_Finalized(&flag);
+    return 0;
+}

@@ -1,0 +1,133 @@
+/* Job policy: the first failure decides the exit status and is the only
+ * one reported; any failure terminates the whole job, SIGTERM first and
+ * SIGKILL MPX_KILL_GRACE seconds later. */
+#include "mpiexec.h"
+
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MPX_GIVEUP_TIME 3.0      /* after SIGKILL: stop waiting for ranks stuck in the kernel */
+
+static void random_hex(char *out, size_t nhex)
+{
+    unsigned char bytes[16] = { 0 };
+    size_t nbytes = (nhex + 1) / 2;
+    if (nbytes > sizeof bytes)
+        nbytes = sizeof bytes;
+    if (getentropy(bytes, nbytes) != 0) {
+        unsigned long x = (unsigned long)getpid() * 2654435761UL ^ (unsigned long)(mpx_now() * 1e9);
+        for (size_t i = 0; i < nbytes; i++, x >>= 5)
+            bytes[i] = (unsigned char)(x ^ (x >> 13));
+    }
+    for (size_t i = 0; i < nhex && i / 2 < nbytes; i++)
+        out[i] = "0123456789abcdef"[(bytes[i / 2] >> (i % 2 ? 0 : 4)) & 0xf];
+    out[nhex] = '\0';
+}
+
+void mpx_job_init(struct mpx_job *job, const struct mpx_options *opt)
+{
+    char hex[9];
+    memset(job, 0, sizeof *job);
+    job->opt = opt;
+    job->n = opt->nprocs;
+    job->ranks = mpx_xmalloc((size_t)job->n * sizeof *job->ranks);
+    memset(job->ranks, 0, (size_t)job->n * sizeof *job->ranks);
+    for (int i = 0; i < job->n; i++) {
+        struct mpx_rank *r = &job->ranks[i];
+        r->rank = i;
+        r->state = MPX_NOT_STARTED;
+        r->out.fd = r->err.fd = r->pmi.fd = -1;
+    }
+    random_hex(hex, 8);
+    snprintf(job->kvsname, sizeof job->kvsname, "dmpi-%ld-%s", (long)getpid(), hex);
+    job->start_time = mpx_now();
+    job->stdin_src = job->stdin_dst = -1;
+}
+
+void mpx_job_free(struct mpx_job *job)
+{
+    free(job->ranks);
+    free(job->nodes);
+    job->ranks = NULL;
+    job->nodes = NULL;
+}
+
+void mpx_job_terminate(struct mpx_job *job, int sig)
+{
+    if (job->terminating) {              /* asked again: no more patience */
+        if (!job->hard_killed) {
+            mpx_kill_job(job, SIGKILL);
+            job->hard_killed = 1;
+            job->giveup_deadline = mpx_now() + MPX_GIVEUP_TIME;
+        }
+        return;
+    }
+    job->terminating = 1;
+    mpx_kill_job(job, sig);
+    job->kill_deadline = mpx_now() + MPX_KILL_GRACE;
+}
+
+void mpx_job_fail(struct mpx_job *job, int status, const char *fmt, ...)
+{
+    if (!job->have_status) {
+        char msg[1024];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof msg, fmt, ap);
+        va_end(ap);
+        job->have_status = 1;
+        job->exit_status = status;
+        fflush(stdout);
+        fprintf(stderr, "mpiexec: %s\n", msg);
+        fflush(stderr);
+    }
+    if (!job->terminating && job->nrunning > 0)
+        mpx_job_terminate(job, SIGTERM);
+    else
+        job->terminating = 1;
+}
+
+double mpx_job_timers(struct mpx_job *job, double now)
+{
+    double next = -1;
+#define CONSIDER(t) do { if (next < 0 || (t) < next) next = (t); } while (0)
+
+    if (job->opt->timeout > 0 && !job->terminating && job->nrunning > 0) {
+        double t = job->start_time + job->opt->timeout;
+        if (now >= t)
+            mpx_job_fail(job, 124, "job timed out after %g seconds; terminating the job", job->opt->timeout);
+        else
+            CONSIDER(t);
+    }
+    if (job->terminating && !job->hard_killed && job->nrunning > 0) {
+        if (now >= job->kill_deadline) {
+            mpx_kill_job(job, SIGKILL);
+            job->hard_killed = 1;
+            job->giveup_deadline = now + MPX_GIVEUP_TIME;
+        } else {
+            CONSIDER(job->kill_deadline);
+        }
+    }
+    if (job->hard_killed && job->nrunning > 0) {
+        if (now >= job->giveup_deadline) {
+            fprintf(stderr, "mpiexec: %d rank(s) did not die after SIGKILL; giving up on them\n", job->nrunning);
+            for (int i = 0; i < job->n; i++)
+                if (job->ranks[i].state == MPX_RUNNING)
+                    job->ranks[i].state = MPX_EXITED;
+            job->nrunning = 0;
+        } else {
+            CONSIDER(job->giveup_deadline);
+        }
+    }
+#undef CONSIDER
+    return next;
+}
+
+int mpx_job_exit_status(const struct mpx_job *job)
+{
+    return job->have_status ? job->exit_status & 0xff : 0;
+}
