@@ -96,7 +96,8 @@ void dmpi_dtype_pack(const dmpi_dtype_t *dt, size_t count, const void *src, void
     char *d = dst;
     const char *s = src;
     if (dt->contig) {
-        memcpy(d, s + dt->lb, count * dt->size);
+        if (count && dt->size)
+            memcpy(d, s + dt->lb, count * dt->size);
         return;
     }
     for (size_t e = 0; e < count; e++, s += dt->extent)
@@ -112,7 +113,8 @@ void dmpi_dtype_unpack(const dmpi_dtype_t *dt, size_t count, const void *src, vo
     char *d = dst;
     if (dt->contig) {
         size_t n = count * dt->size;
-        memcpy(d + dt->lb, s, bytes < n ? bytes : n);
+        if (bytes && n)
+            memcpy(d + dt->lb, s, bytes < n ? bytes : n);
         return;
     }
     for (size_t e = 0; e < count && bytes > 0; e++, d += dt->extent)

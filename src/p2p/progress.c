@@ -1,6 +1,8 @@
 /* The progress engine: poll every transport; while waiting, spin, and yield
- * the core between polls when the node has more ranks than cores. After
- * DMPI_HANG_TIMEOUT seconds, say what this rank is waiting for. */
+ * the core between polls when the node has more ranks than cores. Even with
+ * a core each, a long wait yields now and then: other work on the machine
+ * (a second job, a busy CI runner) must not stall the rank we wait for.
+ * After DMPI_HANG_TIMEOUT seconds, say what this rank is waiting for. */
 #include "p2p/p2p.h"
 #include "core/params.h"
 #include "tport/tport.h"
@@ -20,10 +22,9 @@ static void report_hang(double waited)
 static unsigned idle(unsigned spins, double *start, double *next_report)
 {
     spins++;
-    if (dmpi_world.oversubscribed && spins >= (unsigned)dmpi_params.spin_count) {
+    unsigned limit = (unsigned)dmpi_params.spin_count * (dmpi_world.oversubscribed ? 1 : 64);
+    if (limit == 0 || spins % limit == 0)
         sched_yield();
-        spins = 0;
-    }
     if (DMPI_UNLIKELY(dmpi_params.hang_timeout > 0) && (spins & 1023) == 0) {
         double now = dmpi_wtime();
         if (*start == 0) {

@@ -446,7 +446,20 @@ int dmpi_pmi_init(int *rank, int *size, int *appnum)
     }
     pmi.rank = -1;
     const char *fdstr = getenv("PMI_FD");
-    int rc = (fdstr && *fdstr) ? init_wire(fdstr) : init_singleton();
+    int rc;
+    if (fdstr && *fdstr) {
+        rc = init_wire(fdstr);
+    } else if (getenv("PMI_PORT")) {
+        pmi_error("PMI_PORT is set but PMI_FD is not: PMI over a TCP port is not supported; "
+                  "start the job with dmpi's mpiexec or MPICH's mpiexec (Hydra)");
+        rc = -1;
+    } else {
+        if (getenv("PMIX_RANK") || getenv("OMPI_COMM_WORLD_SIZE")) {
+            fprintf(stderr, "dmpi: warning: started by a PMIx launcher (Open MPI's mpirun?), which dmpi "
+                            "cannot talk to; running as a singleton (rank 0 of 1)\n");
+        }
+        rc = init_singleton();
+    }
     if (rc != 0) {
         pmi.fd = -1;
         pmi.rank = -1;

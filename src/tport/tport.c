@@ -50,7 +50,7 @@ static void matched_status(dmpi_request_t *r, int src, int tag, size_t len)
 
 void dmpi_recv_fill(dmpi_request_t *r, size_t off, const void *data, size_t n)
 {
-    if (off < r->bytes)
+    if (off < r->bytes && n)
         memcpy(r->buf + off, data, n <= r->bytes - off ? n : r->bytes - off);
     r->offset += n;
     if (r->offset >= r->tx_limit)
@@ -68,7 +68,8 @@ static void finish_from_msg(dmpi_request_t *r, dmpi_msg_t *m)
 
 void dmpi_msg_fill(dmpi_msg_t *m, const void *data, size_t n)
 {
-    memcpy(m->data + m->arrived, data, n);
+    if (n)
+        memcpy(m->data + m->arrived, data, n);
     m->arrived += n;
     if (m->arrived == m->len && m->waiter)
         finish_from_msg(m->waiter, m);
@@ -98,7 +99,8 @@ dmpi_request_t *dmpi_deliver_eager(uint32_t ctx, int src, int tag, int peer, siz
     m->proto = DMPI_MSG_EAGER;
     m->sync = sync;
     m->cookie = cookie;
-    memcpy(m->data, data, have);
+    if (have)
+        memcpy(m->data, data, have);
     m->arrived = have;
     dmpi_mq_add_unexp(q, m);
     *um = m;

@@ -99,7 +99,8 @@ double mpx_job_timers(struct mpx_job *job, double now)
     if (job->opt->timeout > 0 && !job->terminating && job->nrunning > 0) {
         double t = job->start_time + job->opt->timeout;
         if (now >= t)
-            mpx_job_fail(job, 124, "job timed out after %g seconds; terminating the job", job->opt->timeout);
+            mpx_job_fail(job, 124, "job timed out after %g second%s; terminating the job",
+                         job->opt->timeout, job->opt->timeout == 1 ? "" : "s");
         else
             CONSIDER(t);
     }

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,10 +71,15 @@ static void usage(FILE *f)
             "timeout, 127 if the program cannot be found, 126 if it cannot be executed.\n");
 }
 
-static int usage_error(const char *fmt, const char *arg)
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int usage_error(const char *fmt, ...)
 {
+    va_list ap;
     fprintf(stderr, "mpiexec: ");
-    fprintf(stderr, fmt, arg);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
     fprintf(stderr, "\n\n");
     usage(stderr);
     return 2;
@@ -161,8 +167,8 @@ int mpx_parse_options(int argc, char **argv, struct mpx_options *opt)
             a1 = eq + 1;
         } else if (d->nargs >= 1) {
             if (i + d->nargs >= argc)
-                return usage_error(d->nargs == 1 ? "option '%s' needs an argument"
-                                                 : "option '%s' needs two arguments (VAR VALUE)", arg);
+                return usage_error("option '%s' needs %s", arg,
+                                   d->nargs == 1 ? "an argument" : "two arguments (VAR VALUE)");
             a1 = argv[i + 1];
             if (d->nargs == 2)
                 a2 = argv[i + 2];

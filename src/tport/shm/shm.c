@@ -100,7 +100,8 @@ static bool push_eager(shm_peer_t *p, dmpi_request_t *s)
             h->len = s->bytes;
             h->cookie = (uint64_t)(uintptr_t)s;
         }
-        memcpy((char *)h + SHM_HDR_BYTES, s->buf + s->offset, n);
+        if (n)
+            memcpy((char *)h + SHM_HDR_BYTES, s->buf + s->offset, n);
         shm_tx_publish(&p->tx, h, kind, flags, n);
         s->offset += n;
     } while (s->offset < s->bytes);

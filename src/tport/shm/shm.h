@@ -45,7 +45,8 @@ static inline bool dmpi_shm_send_direct(int local_peer, uint32_t ctx, int src, i
     h->src = src;
     h->tag = tag;
     h->len = bytes;
-    memcpy((char *)h + SHM_HDR_BYTES, buf, bytes);
+    if (bytes)
+        memcpy((char *)h + SHM_HDR_BYTES, buf, bytes);
     shm_tx_publish(&p->tx, h, SHM_EAGER, 0, (uint32_t)bytes);
     return true;
 }
