@@ -2,6 +2,7 @@
 #include "pmi/pmi.h"
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* User error handlers: MPICH-style direct handles of object type 0101. */
 #define EH_BASE 0x94000000u
@@ -69,9 +70,12 @@ static void fatal_error(dmpi_comm_t *comm, const char *call, int code)
 {
     int cls = dmpi_err_class_of(code);
     const char *msg = dmpi_err_string_of(code);
-    fprintf(stderr, "dmpi: rank %d: error in %s on %s: %s (%s)\n", dmpi_world.rank, call,
-            comm && comm->name[0] ? comm->name : "a communicator", msg ? msg : "unknown error code",
-            cls >= 0 ? dmpi_err_string_of(cls) : "invalid class");
+    /* Messages made by dmpi_err already begin with the call's name. */
+    bool named = msg && strncmp(msg, call, strlen(call)) == 0;
+    fprintf(stderr, "dmpi: rank %d: %s%s%s [%s, on %s]; aborting the job\n", dmpi_world.rank,
+            named ? "" : call, named ? "" : ": ", msg ? msg : "unknown error code",
+            cls >= 0 ? dmpi_err_string_of(cls) : "invalid error class",
+            comm && comm->name[0] ? comm->name : "a communicator");
     fflush(stderr);
     dmpi_abort_job(cls > 0 ? cls : 1);
 }

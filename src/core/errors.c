@@ -10,7 +10,7 @@
 #define LAST_CLASS 78
 #define CLASS_BITS 7
 #define NSLOTS 64
-#define SEQ_MAX (MPI_ERR_LASTCODE >> CLASS_BITS)
+#define SEQ_MAX ((MPI_ERR_LASTCODE >> CLASS_BITS) - 1)
 
 static const char *const class_text[LAST_CLASS + 1] = {
     [MPI_SUCCESS] = "no error",
@@ -99,6 +99,8 @@ static struct {
 } slots[NSLOTS];
 static int next_seq = 1;
 
+/* Sequence numbers stop short of MPI_ERR_LASTCODE's, which is a class. */
+
 int dmpi_err(int cls, const char *fmt, ...)
 {
     int seq = next_seq;
@@ -113,6 +115,8 @@ int dmpi_err(int cls, const char *fmt, ...)
 
 int dmpi_err_class_of(int code)
 {
+    if (code == MPI_ERR_LASTCODE)
+        return code;                /* listed among the classes by the standard */
     if (code < 0 || code > MPI_ERR_LASTCODE)
         return -1;
     int cls = code & ((1 << CLASS_BITS) - 1);
@@ -126,6 +130,8 @@ const char *dmpi_err_string_of(int code)
     int cls = dmpi_err_class_of(code);
     if (cls < 0)
         return NULL;
+    if (cls == MPI_ERR_LASTCODE)
+        return "last error code";
     int seq = code >> CLASS_BITS;
     if (seq && slots[seq % NSLOTS].seq == seq)
         return slots[seq % NSLOTS].text;

@@ -1,7 +1,9 @@
-/* The progress engine: poll every transport; while waiting, spin, and yield
- * the core between polls when the node has more ranks than cores. Even with
- * a core each, a long wait yields now and then: other work on the machine
- * (a second job, a busy CI runner) must not stall the rank we wait for.
+/* The progress engine: poll every transport; while waiting, spin for a
+ * while, then yield the core between polls. The spin is short when the node
+ * has more ranks than cores, longer otherwise; but even with a core each, a
+ * long wait yields, so that other work on the machine (a second job, a busy
+ * CI runner) cannot keep the rank we wait for off the processor. A yield
+ * with nothing else to run returns at once, so this costs little.
  * After DMPI_HANG_TIMEOUT seconds, say what this rank is waiting for. */
 #include "p2p/p2p.h"
 #include "core/params.h"
@@ -22,10 +24,10 @@ static void report_hang(double waited)
 static unsigned idle(unsigned spins, double *start, double *next_report)
 {
     spins++;
-    unsigned limit = (unsigned)dmpi_params.spin_count * (dmpi_world.oversubscribed ? 1 : 64);
-    if (limit == 0 || spins % limit == 0)
+    unsigned limit = (unsigned)dmpi_params.spin_count * (dmpi_world.oversubscribed ? 1 : 16);
+    if (spins >= limit)
         sched_yield();
-    if (DMPI_UNLIKELY(dmpi_params.hang_timeout > 0) && (spins & 1023) == 0) {
+    if (DMPI_UNLIKELY(dmpi_params.hang_timeout > 0) && (spins & 255) == 0) {
         double now = dmpi_wtime();
         if (*start == 0) {
             *start = now;
