@@ -8,12 +8,14 @@
  * collectives, so collective traffic never matches user receives. */
 enum { CTX_WORLD = 0, CTX_SELF = 2 };
 
-static dmpi_comm_t comm_world, comm_self;
+dmpi_comm_t dmpi_comm_world_obj;
+#define comm_world dmpi_comm_world_obj
+static dmpi_comm_t comm_self;
 static int self_world_rank[1];
 
-dmpi_comm_t *dmpi_comm_get(MPI_Comm h)
+dmpi_comm_t *dmpi_comm_get_slow(MPI_Comm h)
 {
-    if (DMPI_LIKELY(h == MPI_COMM_WORLD))
+    if (h == MPI_COMM_WORLD)
         return comm_world.refcount ? &comm_world : NULL;
     if (h == MPI_COMM_SELF)
         return comm_self.refcount ? &comm_self : NULL;

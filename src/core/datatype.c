@@ -9,7 +9,9 @@
 #define DT_BUILTIN 0x4c000000u
 #define DT_DIRECT 0x8c000000u
 
-static dmpi_dtype_t builtins[DMPI_BUILTIN_MAX];
+dmpi_dtype_t dmpi_builtin_dtypes[DMPI_BUILTIN_TYPES];
+#define builtins dmpi_builtin_dtypes
+_Static_assert(DMPI_BUILTIN_TYPES == DMPI_BUILTIN_MAX, "builtin table size");
 static dmpi_block_t builtin_blocks[DMPI_BUILTIN_MAX];
 
 /* The value-and-index pair types of MINLOC/MAXLOC, laid out as the C
@@ -55,8 +57,10 @@ static void init_pair(int i)
     t->contig = nb == 1 && l->size == l->extent;
 }
 
-static void init_types(void)
+void dmpi_dtype_init(void)
 {
+    if (pairs[0].handle)
+        return;
     for (int i = 0; i < DMPI_BUILTIN_MAX; i++) {
         unsigned h = dmpi_builtin_types[i].handle;
         if (!h)
@@ -71,23 +75,17 @@ static void init_types(void)
         init_pair((int)i);
 }
 
-dmpi_dtype_t *dmpi_dtype_get(MPI_Datatype h)
+/* Everything but an initialized predefined type (see dmpi_dtype_get). */
+dmpi_dtype_t *dmpi_dtype_get_slow(MPI_Datatype h)
 {
     unsigned u = (unsigned)h;
-    if (DMPI_LIKELY((u & DT_KIND_MASK) == DT_BUILTIN)) {
+    dmpi_dtype_init();              /* types may be asked for before MPI_Init */
+    if ((u & DT_KIND_MASK) == DT_BUILTIN) {
         unsigned i = u & 0xff;
-        if (i < DMPI_BUILTIN_MAX && dmpi_builtin_types[i].handle == u) {
-            if (DMPI_UNLIKELY(!builtins[i].handle))
-                init_types();
-            return &builtins[i];
-        }
-        return NULL;
+        return i < DMPI_BUILTIN_MAX && dmpi_builtin_types[i].handle == u ? &builtins[i] : NULL;
     }
-    if ((u & DT_KIND_MASK) == DT_DIRECT && (u & ~DT_KIND_MASK) < NPAIRS) {
-        if (DMPI_UNLIKELY(!pairs[0].handle))
-            init_types();
+    if ((u & DT_KIND_MASK) == DT_DIRECT && (u & ~DT_KIND_MASK) < NPAIRS)
         return &pairs[u & ~DT_KIND_MASK];
-    }
     return NULL;
 }
 

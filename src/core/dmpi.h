@@ -42,7 +42,19 @@ typedef struct dmpi_dtype {
     const char *name;
 } dmpi_dtype_t;
 
-dmpi_dtype_t *dmpi_dtype_get(MPI_Datatype h);       /* NULL if not a valid datatype */
+/* NULL if not a valid datatype. Predefined types take the inline path. */
+#define DMPI_BUILTIN_TYPES 0x46
+extern dmpi_dtype_t dmpi_builtin_dtypes[DMPI_BUILTIN_TYPES];
+dmpi_dtype_t *dmpi_dtype_get_slow(MPI_Datatype h);
+static inline dmpi_dtype_t *dmpi_dtype_get(MPI_Datatype h)
+{
+    unsigned u = (unsigned)h, i = u & 0xff;
+    if (DMPI_LIKELY((u & 0xffff0000u) == 0x4c000000u && i < DMPI_BUILTIN_TYPES &&
+                    (unsigned)dmpi_builtin_dtypes[i].handle == u))
+        return &dmpi_builtin_dtypes[i];
+    return dmpi_dtype_get_slow(h);
+}
+void dmpi_dtype_init(void);
 void dmpi_dtype_pack(const dmpi_dtype_t *dt, size_t count, const void *src, void *dst);
 void dmpi_dtype_unpack(const dmpi_dtype_t *dt, size_t count, const void *src, void *dst, size_t bytes);
 
@@ -57,7 +69,15 @@ typedef struct dmpi_comm {
     char name[MPI_MAX_OBJECT_NAME];
 } dmpi_comm_t;
 
-dmpi_comm_t *dmpi_comm_get(MPI_Comm h);              /* NULL if not a valid communicator */
+/* NULL if not a valid communicator. MPI_COMM_WORLD takes the inline path. */
+extern dmpi_comm_t dmpi_comm_world_obj;
+dmpi_comm_t *dmpi_comm_get_slow(MPI_Comm h);
+static inline dmpi_comm_t *dmpi_comm_get(MPI_Comm h)
+{
+    if (DMPI_LIKELY(h == MPI_COMM_WORLD && dmpi_comm_world_obj.refcount))
+        return &dmpi_comm_world_obj;
+    return dmpi_comm_get_slow(h);
+}
 static inline int dmpi_comm_world_rank(const dmpi_comm_t *c, int r)
 {
     return c->world_of ? c->world_of[r] : r;

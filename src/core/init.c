@@ -66,6 +66,7 @@ int dmpi_init(int required, int *provided)
     if (find_local_ranks() != 0)
         return dmpi_err(MPI_ERR_OTHER, "MPI_Init: cannot determine the ranks on this node");
     dmpi_world.oversubscribed = more_ranks_than_cores();
+    dmpi_dtype_init();
     dmpi_comm_init_builtins();
     if (dmpi_tport_init() != 0)
         return dmpi_err(MPI_ERR_OTHER, "MPI_Init: cannot set up shared-memory communication (see above)");

@@ -2,10 +2,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static dmpi_matchq_t **queues;   /* indexed by context id */
-static uint32_t nqueues;
+dmpi_matchq_t **dmpi_mq_table;   /* indexed by context id */
+uint32_t dmpi_mq_count;
+#define queues dmpi_mq_table
+#define nqueues dmpi_mq_count
 
-static dmpi_matchq_t *mq_create(uint32_t ctx)
+dmpi_matchq_t *dmpi_mq_create(uint32_t ctx)
 {
     if (ctx >= nqueues) {
         uint32_t n = nqueues ? nqueues : 64;
@@ -21,13 +23,6 @@ static dmpi_matchq_t *mq_create(uint32_t ctx)
     if (!queues[ctx] && !(queues[ctx] = calloc(1, sizeof(dmpi_matchq_t))))
         dmpi_fatal("out of memory for matching queues");
     return queues[ctx];
-}
-
-dmpi_matchq_t *dmpi_mq(uint32_t ctx)
-{
-    if (DMPI_LIKELY(ctx < nqueues && queues[ctx]))
-        return queues[ctx];
-    return mq_create(ctx);
 }
 
 void dmpi_mq_finalize(void)
@@ -48,11 +43,18 @@ void dmpi_mq_finalize(void)
     nqueues = 0;
 }
 
+static void unlink_posted(dmpi_matchq_t *q, dmpi_request_t *r)
+{
+    if (r->prev) r->prev->next = r->next; else q->posted_head = r->next;
+    if (r->next) r->next->prev = r->prev; else q->posted_tail = r->prev;
+    r->next = r->prev = NULL;
+}
+
 dmpi_request_t *dmpi_mq_take_posted(dmpi_matchq_t *q, int src, int tag)
 {
     for (dmpi_request_t *r = q->posted_head; r; r = r->next) {
         if (dmpi_match(r->rank, r->tag, src, tag)) {
-            dmpi_mq_unpost(q, r);
+            unlink_posted(q, r);
             return r;
         }
     }
@@ -77,9 +79,7 @@ bool dmpi_mq_unpost(dmpi_matchq_t *q, dmpi_request_t *r)
         ;
     if (!p)
         return false;
-    if (r->prev) r->prev->next = r->next; else q->posted_head = r->next;
-    if (r->next) r->next->prev = r->prev; else q->posted_tail = r->prev;
-    r->next = r->prev = NULL;
+    unlink_posted(q, r);
     return true;
 }
 

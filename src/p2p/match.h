@@ -30,7 +30,16 @@ typedef struct dmpi_matchq {
     dmpi_msg_t *unexp_head, *unexp_tail;
 } dmpi_matchq_t;
 
-dmpi_matchq_t *dmpi_mq(uint32_t ctx);               /* created on first use */
+/* The queues of a context id, created on first use. */
+extern dmpi_matchq_t **dmpi_mq_table;
+extern uint32_t dmpi_mq_count;
+dmpi_matchq_t *dmpi_mq_create(uint32_t ctx);
+static inline dmpi_matchq_t *dmpi_mq(uint32_t ctx)
+{
+    if (DMPI_LIKELY(ctx < dmpi_mq_count && dmpi_mq_table[ctx]))
+        return dmpi_mq_table[ctx];
+    return dmpi_mq_create(ctx);
+}
 void dmpi_mq_finalize(void);
 
 static inline bool dmpi_match(int want_src, int want_tag, int src, int tag)
