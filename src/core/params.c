@@ -1,5 +1,7 @@
 #include "core/params.h"
 #include <errno.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,15 +46,17 @@ static const char *path_names[] = {"auto", "eager", "copy", "cma"};
 static int parse_size(const char *s, size_t *out)
 {
     char *end;
+    if (*s < '0' || *s > '9')          /* no sign, no blanks */
+        return -1;
     errno = 0;
     unsigned long long v = strtoull(s, &end, 10);
-    if (errno || end == s || *s == '-')
+    if (errno || end == s)
         return -1;
     unsigned long long mult = 1;
     if (*end == 'k' || *end == 'K') mult = 1ULL << 10, end++;
     else if (*end == 'm' || *end == 'M') mult = 1ULL << 20, end++;
     else if (*end == 'g' || *end == 'G') mult = 1ULL << 30, end++;
-    if (*end)
+    if (*end || v > SIZE_MAX / mult)
         return -1;
     *out = (size_t)(v * mult);
     return 0;
@@ -68,7 +72,7 @@ static int parse_one(const param_t *p, const char *s)
     case P_INT: {
         errno = 0;
         long v = strtol(s, &end, 10);
-        if (errno || end == s || *end)
+        if (errno || end == s || *end || v < INT_MIN || v > INT_MAX)
             return -1;
         *(int *)base = (int)v;
         return 0;

@@ -11,8 +11,10 @@ dmpi_matchq_t *dmpi_mq_create(uint32_t ctx)
 {
     if (ctx >= nqueues) {
         uint32_t n = nqueues ? nqueues : 64;
-        while (n <= ctx)
+        while (n <= ctx && n < (1u << 31))
             n *= 2;
+        if (n <= ctx)
+            dmpi_fatal("context id %u out of range", ctx);
         dmpi_matchq_t **g = realloc(queues, n * sizeof *g);
         if (!g)
             dmpi_fatal("out of memory for matching queues");

@@ -121,19 +121,18 @@ int dmpi_iprobe(int src, int tag, dmpi_comm_t *c, int *flag, MPI_Status *st, dmp
         return probe_proc_null(flag, st, msg_out);
     dmpi_progress();
     dmpi_matchq_t *q = dmpi_mq(c->ctx);
-    dmpi_msg_t *m = dmpi_mq_find_unexp(q, src, tag, msg_out != NULL);
+    dmpi_msg_t *m = dmpi_mq_find_unexp(q, src, tag, false);
     *flag = m != NULL;
     if (!m)
         return MPI_SUCCESS;
     if (st != MPI_STATUS_IGNORE)
         dmpi_status_set(st, m->src, m->tag, MPI_SUCCESS, m->len, false);
     if (msg_out) {
+        /* The handle first, so that a failure leaves the queue untouched. */
         dmpi_request_t *h = dmpi_req_alloc(DMPI_REQ_MESSAGE);
-        if (!h) {
-            dmpi_mq_add_unexp(q, m);
+        if (!h)
             return dmpi_err(MPI_ERR_NO_MEM, "out of request objects");
-        }
-        h->msg = m;
+        h->msg = dmpi_mq_find_unexp(q, src, tag, true);
         h->comm = c;
         *msg_out = h;
     }

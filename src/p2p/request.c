@@ -26,9 +26,11 @@ static int grow(void)
     dmpi_request_t *b = calloc(BLOCK_SIZE, sizeof *b);
     if (!b)
         return -1;
-    if (nfree + BLOCK_SIZE > free_cap) {
+    /* The stack must hold every index there will be, all freed at once. */
+    int need = (nblocks + 1) * BLOCK_SIZE;
+    if (need > free_cap) {
         int cap = free_cap ? free_cap * 2 : BLOCK_SIZE;
-        while (cap < nfree + BLOCK_SIZE)
+        while (cap < need)
             cap *= 2;
         int *n = realloc(free_idx, cap * sizeof *n);
         if (!n) {

@@ -5,6 +5,7 @@
 
 #include "tport/shm/shm_wire.h"
 #include <stdbool.h>
+#include <stddef.h>
 
 typedef struct shm_tx {          /* this rank's side of ring me -> peer */
     char *cells;

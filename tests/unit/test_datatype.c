@@ -1,0 +1,336 @@
+/* Predefined datatypes and the pack engine (core/datatype.c,
+ * core/datatype_builtin.c):
+ *   - every predefined handle of include/mpi.h is found, with its name, the
+ *     size of the C type it stands for (Fortran types: their usual sizes),
+ *     the size its handle encodes in bits 15-8, extent = size, lb 0,
+ *     contiguous, predefined, committed;
+ *   - the library knows no predefined type that is not in that list;
+ *   - MPI_DATATYPE_NULL, other objects' handles and garbage give NULL (all
+ *     65536 low halves of the builtin and direct datatype prefixes, and a
+ *     million random values);
+ *   - the MINLOC/MAXLOC pair types: size = value + int, extent and layout of
+ *     the C struct; pack and unpack of arrays (also partial unpacks cut at
+ *     every interesting byte count) against an element-by-element reference
+ *     that leaves the padding alone. */
+#include "core/dmpi.h"
+#include "unit.h"
+#include <complex.h>
+#include <stdbool.h>
+#include <string.h>
+#include <wchar.h>
+
+typedef struct known {
+    MPI_Datatype h;
+    const char *name;
+    size_t size;
+} known_t;
+
+#define T(h, size) {h, #h, size}
+static const known_t known[] = {
+    T(MPI_CHAR, sizeof(char)), T(MPI_SIGNED_CHAR, sizeof(signed char)),
+    T(MPI_UNSIGNED_CHAR, sizeof(unsigned char)), T(MPI_BYTE, 1), T(MPI_WCHAR, sizeof(wchar_t)),
+    T(MPI_SHORT, sizeof(short)), T(MPI_UNSIGNED_SHORT, sizeof(unsigned short)), T(MPI_INT, sizeof(int)),
+    T(MPI_UNSIGNED, sizeof(unsigned)), T(MPI_LONG, sizeof(long)), T(MPI_UNSIGNED_LONG, sizeof(unsigned long)),
+    T(MPI_LONG_LONG_INT, sizeof(long long)), T(MPI_UNSIGNED_LONG_LONG, sizeof(unsigned long long)),
+    T(MPI_FLOAT, sizeof(float)), T(MPI_DOUBLE, sizeof(double)), T(MPI_LONG_DOUBLE, sizeof(long double)),
+    T(MPI_PACKED, 1), T(MPI_LB, 0), T(MPI_UB, 0), T(MPI_2INT, 2 * sizeof(int)),
+    T(MPI_INT8_T, sizeof(int8_t)), T(MPI_INT16_T, sizeof(int16_t)), T(MPI_INT32_T, sizeof(int32_t)),
+    T(MPI_INT64_T, sizeof(int64_t)), T(MPI_UINT8_T, sizeof(uint8_t)), T(MPI_UINT16_T, sizeof(uint16_t)),
+    T(MPI_UINT32_T, sizeof(uint32_t)), T(MPI_UINT64_T, sizeof(uint64_t)), T(MPI_C_BOOL, sizeof(_Bool)),
+    T(MPI_C_FLOAT_COMPLEX, sizeof(float _Complex)), T(MPI_C_DOUBLE_COMPLEX, sizeof(double _Complex)),
+    T(MPI_C_LONG_DOUBLE_COMPLEX, sizeof(long double _Complex)), T(MPI_CXX_BOOL, 1),
+    T(MPI_CXX_FLOAT_COMPLEX, sizeof(float _Complex)), T(MPI_CXX_DOUBLE_COMPLEX, sizeof(double _Complex)),
+    T(MPI_CXX_LONG_DOUBLE_COMPLEX, sizeof(long double _Complex)), T(MPI_AINT, sizeof(MPI_Aint)),
+    T(MPI_OFFSET, sizeof(MPI_Offset)), T(MPI_COUNT, sizeof(MPI_Count)),
+    /* Fortran: default INTEGER/REAL/LOGICAL of 4 bytes, as MPICH's gfortran build */
+    T(MPI_CHARACTER, 1), T(MPI_LOGICAL, 4), T(MPI_INTEGER, 4), T(MPI_REAL, 4), T(MPI_DOUBLE_PRECISION, 8),
+    T(MPI_COMPLEX, 8), T(MPI_DOUBLE_COMPLEX, 16), T(MPI_2INTEGER, 8), T(MPI_2REAL, 8),
+    T(MPI_2DOUBLE_PRECISION, 16), T(MPI_INTEGER1, 1), T(MPI_INTEGER2, 2), T(MPI_INTEGER4, 4), T(MPI_INTEGER8, 8),
+    T(MPI_REAL4, 4), T(MPI_REAL8, 8), T(MPI_REAL16, 16), T(MPI_COMPLEX8, 8), T(MPI_COMPLEX16, 16),
+    T(MPI_COMPLEX32, 32),
+};
+#define NKNOWN (sizeof known / sizeof known[0])
+
+/* The pair types, as the C compiler lays out their structs. */
+struct float_int { float v; int i; };
+struct double_int { double v; int i; };
+struct long_int { long v; int i; };
+struct short_int { short v; int i; };
+struct long_double_int { long double v; int i; };
+
+typedef struct pair_info {
+    MPI_Datatype h;
+    const char *name;
+    size_t vsize, ioff, extent;
+} pair_info_t;
+
+#define PAIR(h, S, VT) {h, #h, sizeof(VT), offsetof(struct S, i), sizeof(struct S)}
+static const pair_info_t pairs[] = {
+    PAIR(MPI_FLOAT_INT, float_int, float),
+    PAIR(MPI_DOUBLE_INT, double_int, double),
+    PAIR(MPI_LONG_INT, long_int, long),
+    PAIR(MPI_SHORT_INT, short_int, short),
+    PAIR(MPI_LONG_DOUBLE_INT, long_double_int, long double),
+};
+#define NPAIRS (sizeof pairs / sizeof pairs[0])
+
+static bool is_known(unsigned h)
+{
+    for (size_t i = 0; i < NKNOWN; i++)
+        if ((unsigned)known[i].h == h)
+            return true;
+    for (size_t i = 0; i < NPAIRS; i++)
+        if ((unsigned)pairs[i].h == h)
+            return true;
+    return false;
+}
+
+static void test_predefined(void)
+{
+    int bad = 0;
+    for (size_t i = 0; i < NKNOWN; i++) {
+        const known_t *k = &known[i];
+        dmpi_dtype_t *t = dmpi_dtype_get(k->h);
+        if (!t) {
+            NOTE(bad, "%s (%#x) not found", k->name, (unsigned)k->h);
+            continue;
+        }
+        if (t->handle != k->h || t->size != k->size || (((unsigned)k->h >> 8) & 0xff) != k->size ||
+            t->extent != (MPI_Aint)k->size || t->lb != 0 || !t->contig || !t->predefined || !t->committed ||
+            !t->name || strcmp(t->name, k->name) != 0 || dmpi_dtype_get(k->h) != t)
+            NOTE(bad, "%s: handle %#x size %zu (C type %zu) extent %ld lb %ld contig %d name %s", k->name,
+                 (unsigned)t->handle, t->size, k->size, (long)t->extent, (long)t->lb, t->contig,
+                 t->name ? t->name : "NULL");
+    }
+    CHECK(bad == 0, "%d predefined types wrong", bad);
+    CHECK(dmpi_dtype_get(MPI_LONG_LONG) == dmpi_dtype_get(MPI_LONG_LONG_INT) &&
+          dmpi_dtype_get(MPI_C_COMPLEX) == dmpi_dtype_get(MPI_C_FLOAT_COMPLEX), "aliases differ");
+
+    /* Nothing else in the builtin and direct ranges: all low 16 bits. */
+    int extra = 0, found = 0;
+    for (unsigned low = 0; low <= 0xffff; low++) {
+        static const unsigned prefixes[] = {0x4c000000u, 0x8c000000u, 0xcc000000u, 0x0c000000u};
+        for (size_t p = 0; p < 4; p++) {
+            unsigned h = prefixes[p] | low;
+            dmpi_dtype_t *t = dmpi_dtype_get((MPI_Datatype)h);
+            if (t && !is_known(h))
+                NOTE(extra, "unknown handle %#x is a datatype (%s)", h, t->name ? t->name : "?");
+            found += t != NULL;
+        }
+    }
+    CHECK(extra == 0, "%d handles not in mpi.h are datatypes", extra);
+    CHECK(found == (int)(NKNOWN + NPAIRS), "%d datatypes in the handle ranges, want %zu", found, NKNOWN + NPAIRS);
+}
+
+static void test_invalid(void)
+{
+    static const unsigned bad_handles[] = {
+        (unsigned)MPI_DATATYPE_NULL, 0, 0xffffffffu, (unsigned)MPI_COMM_WORLD, (unsigned)MPI_COMM_NULL,
+        (unsigned)MPI_REQUEST_NULL, (unsigned)MPI_OP_NULL, (unsigned)MPI_SUM, (unsigned)MPI_INFO_NULL,
+        (unsigned)MPI_ERRORS_RETURN, (unsigned)MPI_GROUP_EMPTY,
+        0x4c000000u, 0x4c000100u,  /* index 0 */
+        0x4c000412u,               /* unused index 0x12 */
+        0x4c000805u,               /* MPI_INT's index with the wrong size */
+        0x4c010405u,               /* MPI_INT with a bit set above the size */
+        0x4c0004ffu, 0x4c000146u,  /* indices beyond the table */
+        0x8c000005u, 0x8c000100u, 0x8c010000u, 0x8d000000u, 0xcc000000u,
+    };
+    int bad = 0;
+    for (size_t i = 0; i < sizeof bad_handles / sizeof bad_handles[0]; i++)
+        if (dmpi_dtype_get((MPI_Datatype)bad_handles[i]) != NULL)
+            NOTE(bad, "handle %#x is a datatype", bad_handles[i]);
+    CHECK(bad == 0, "%d invalid handles accepted", bad);
+    CHECK(MPI_INTEGER16 == MPI_DATATYPE_NULL && dmpi_dtype_get(MPI_INTEGER16) == NULL,
+          "MPI_INTEGER16 (not available) is a datatype");
+
+    uint64_t rng = 99;
+    bad = 0;
+    for (int i = 0; i < 1000000; i++) {
+        unsigned h = (unsigned)unit_rand(&rng);
+        if (dmpi_dtype_get((MPI_Datatype)h) != NULL && !is_known(h))
+            NOTE(bad, "random handle %#x is a datatype", h);
+    }
+    CHECK(bad == 0, "%d random handles accepted", bad);
+}
+
+static void test_pair_types(void)
+{
+    int bad = 0;
+    for (size_t i = 0; i < NPAIRS; i++) {
+        const pair_info_t *p = &pairs[i];
+        dmpi_dtype_t *t = dmpi_dtype_get(p->h);
+        if (!t) {
+            NOTE(bad, "%s not found", p->name);
+            continue;
+        }
+        bool gap = p->ioff != p->vsize;
+        bool contig = !gap && p->vsize + sizeof(int) == p->extent;
+        /* the layout, whatever its number of blocks: value bytes at 0, int at ioff */
+        size_t covered = 0, at_v = 0, at_i = 0;
+        for (int b = 0; b < t->nblocks; b++) {
+            covered += t->blocks[b].len;
+            if (t->blocks[b].off == 0)
+                at_v = t->blocks[b].len;
+            if ((size_t)t->blocks[b].off == p->ioff)
+                at_i = t->blocks[b].len;
+        }
+        bool layout = covered == p->vsize + sizeof(int) &&
+                      (gap ? (t->nblocks == 2 && at_v == p->vsize && at_i == sizeof(int))
+                           : (t->nblocks == 1 && at_v == p->vsize + sizeof(int)));
+        if (t->handle != p->h || t->size != p->vsize + sizeof(int) || t->extent != (MPI_Aint)p->extent ||
+            t->lb != 0 || t->contig != contig || !layout || !t->predefined || !t->committed || !t->name ||
+            strcmp(t->name, p->name) != 0)
+            NOTE(bad, "%s: size %zu (want %zu) extent %ld (want %zu) contig %d nblocks %d name %s", p->name,
+                 t->size, p->vsize + sizeof(int), (long)t->extent, p->extent, t->contig, t->nblocks,
+                 t->name ? t->name : "NULL");
+    }
+    CHECK(bad == 0, "%d pair types do not match their C structs", bad);
+}
+
+/* Reference pack: element by element, value then index, no padding. */
+static void ref_pack(const pair_info_t *p, size_t count, const unsigned char *src, unsigned char *dst)
+{
+    for (size_t e = 0; e < count; e++, src += p->extent) {
+        memcpy(dst, src, p->vsize);
+        dst += p->vsize;
+        memcpy(dst, src + p->ioff, sizeof(int));
+        dst += sizeof(int);
+    }
+}
+
+/* Reference unpack of the first `bytes` packed bytes: fields in order,
+ * the last one cut short; padding and everything after stay as they were. */
+static void ref_unpack(const pair_info_t *p, size_t count, const unsigned char *src, unsigned char *dst,
+                       size_t bytes)
+{
+    for (size_t e = 0; e < count && bytes; e++, dst += p->extent) {
+        size_t n = p->vsize < bytes ? p->vsize : bytes;
+        memcpy(dst, src, n);
+        src += n;
+        bytes -= n;
+        n = sizeof(int) < bytes ? sizeof(int) : bytes;
+        memcpy(dst + p->ioff, src, n);
+        src += n;
+        bytes -= n;
+    }
+}
+
+static void test_pair_pack(void)
+{
+    enum { COUNT = 37 };
+    static unsigned char user[COUNT * 32 + 64], packed[COUNT * 32 + 64], want[COUNT * 32 + 64];
+    static unsigned char out[COUNT * 32 + 64], ref[COUNT * 32 + 64];
+    uint64_t rng = 5;
+    int bad_pack = 0, bad_unpack = 0, bad_zero = 0;
+    for (size_t i = 0; i < NPAIRS; i++) {
+        const pair_info_t *p = &pairs[i];
+        dmpi_dtype_t *t = dmpi_dtype_get(p->h);
+        if (!t)
+            continue;
+        size_t psize = p->vsize + sizeof(int);
+        /* user array: random bytes everywhere, padding included */
+        for (size_t b = 0; b < sizeof user; b++)
+            user[b] = (unsigned char)unit_rand(&rng);
+        for (size_t count = 0; count <= COUNT; count += count < 4 ? 1 : 11) {
+            memset(packed, 0xcd, sizeof packed);
+            memset(want, 0xcd, sizeof want);
+            dmpi_dtype_pack(t, count, user, packed);
+            ref_pack(p, count, user, want);
+            if (memcmp(packed, want, sizeof packed) != 0)
+                NOTE(bad_pack, "%s: pack of %zu elements differs (or writes past %zu bytes)", p->name, count,
+                     count * psize);
+        }
+        /* full and partial unpacks: every byte count in the first two
+         * elements, then the field edges of later ones and the end */
+        ref_pack(p, COUNT, user, want);
+        for (size_t bytes = 0; bytes <= COUNT * psize + 8; bytes++) {
+            bool edge = bytes <= 2 * psize || bytes % psize == 0 || bytes % psize == p->vsize ||
+                        bytes % psize == 1 || bytes % psize == psize - 1 || bytes >= COUNT * psize - 2;
+            if (!edge)
+                continue;
+            memset(out, 0x5a, sizeof out);
+            memset(ref, 0x5a, sizeof ref);
+            dmpi_dtype_unpack(t, COUNT, want, out, bytes);
+            ref_unpack(p, COUNT, want, ref, bytes);
+            if (memcmp(out, ref, sizeof out) != 0)
+                NOTE(bad_unpack, "%s: unpack of %zu bytes into %d elements differs", p->name, bytes, COUNT);
+        }
+        /* count 0 moves nothing */
+        memset(out, 0x5a, sizeof out);
+        dmpi_dtype_unpack(t, 0, want, out, COUNT * psize);
+        memset(ref, 0x5a, sizeof ref);
+        dmpi_dtype_pack(t, 0, user, out);
+        if (memcmp(out, ref, sizeof out) != 0)
+            NOTE(bad_zero, "%s: count 0 changed memory", p->name);
+    }
+    CHECK(bad_pack == 0, "%d pair-type packs differ from the reference", bad_pack);
+    CHECK(bad_unpack == 0, "%d pair-type (partial) unpacks differ from the reference", bad_unpack);
+    CHECK(bad_zero == 0, "%d count-0 pack/unpack calls changed memory", bad_zero);
+
+    /* Round trip through real structs. */
+    struct double_int a[5], b[5];
+    memset(b, 0, sizeof b);
+    for (int i = 0; i < 5; i++)
+        a[i] = (struct double_int){i * 1.5, -i};
+    unsigned char buf[5 * 12];
+    dmpi_dtype_pack(dmpi_dtype_get(MPI_DOUBLE_INT), 5, a, buf);
+    dmpi_dtype_unpack(dmpi_dtype_get(MPI_DOUBLE_INT), 5, buf, b, sizeof buf);
+    int diff = 0;
+    for (int i = 0; i < 5; i++)
+        diff += b[i].v != a[i].v || b[i].i != a[i].i;
+    CHECK(diff == 0, "MPI_DOUBLE_INT round trip: %d elements differ", diff);
+    struct short_int s[3] = {{1, 10}, {-2, 20}, {3, -30}}, r[3] = {{0, 0}, {0, 0}, {0, 0}};
+    unsigned char sb[3 * 6];
+    dmpi_dtype_pack(dmpi_dtype_get(MPI_SHORT_INT), 3, s, sb);
+    dmpi_dtype_unpack(dmpi_dtype_get(MPI_SHORT_INT), 3, sb, r, 2 * 6 + 2);    /* 2 elements and a value */
+    CHECK(r[0].v == 1 && r[0].i == 10 && r[1].v == -2 && r[1].i == 20 && r[2].v == 3 && r[2].i == 0,
+          "MPI_SHORT_INT partial unpack: %d/%d %d/%d %d/%d", r[0].v, r[0].i, r[1].v, r[1].i, r[2].v, r[2].i);
+}
+
+static void test_contig_pack(void)
+{
+    int in[100], out[100];
+    for (int i = 0; i < 100; i++) {
+        in[i] = i * 7 - 300;
+        out[i] = -1;
+    }
+    dmpi_dtype_t *t = dmpi_dtype_get(MPI_INT);
+    unsigned char buf[sizeof in];
+    dmpi_dtype_pack(t, 100, in, buf);
+    CHECK(memcmp(buf, in, sizeof in) == 0, "MPI_INT pack is not a copy");
+    dmpi_dtype_unpack(t, 100, buf, out, 10 * sizeof(int) + 2);
+    int bad = 0;
+    for (int i = 0; i < 10; i++)
+        bad += out[i] != in[i];
+    bad += memcmp(&out[10], &in[10], 2) != 0;                      /* two bytes of element 10 */
+    unsigned char after[2] = {0xff, 0xff};
+    bad += memcmp((unsigned char *)&out[10] + 2, after, 2) != 0;   /* the rest of it untouched */
+    for (int i = 11; i < 100; i++)
+        bad += out[i] != -1;
+    CHECK(bad == 0, "MPI_INT partial unpack of 42 bytes: %d wrong", bad);
+    for (int i = 0; i < 100; i++)
+        out[i] = -1;
+    dmpi_dtype_unpack(t, 3, buf, out, sizeof buf);                 /* more bytes than count holds */
+    bad = 0;
+    for (int i = 0; i < 100; i++)
+        bad += i < 3 ? out[i] != in[i] : out[i] != -1;
+    CHECK(bad == 0, "unpack of 3 elements from 400 bytes: %d wrong (wrote past count?)", bad);
+    int zero = -7;
+    dmpi_dtype_unpack(t, 1, buf, &zero, 0);
+    CHECK(zero == -7, "unpack of 0 bytes changed the buffer");
+    char c = 'q';
+    dmpi_dtype_pack(dmpi_dtype_get(MPI_LB), 5, &c, &c);
+    dmpi_dtype_unpack(dmpi_dtype_get(MPI_UB), 5, &c, &c, 5);
+    CHECK(c == 'q', "a zero-size type moved data");
+}
+
+int main(void)
+{
+    unit_watchdog(60);
+    RUN(test_predefined);
+    RUN(test_invalid);
+    RUN(test_pair_types);
+    RUN(test_pair_pack);
+    RUN(test_contig_pack);
+    return unit_summary("test_datatype");
+}
