@@ -45,6 +45,15 @@ static int check_array(const char *fn, int count, const MPI_Request reqs[])
 }
 
 
+/* Done now, or after one more pass of the progress engine (the test calls). */
+static bool done_after_poll(dmpi_request_t *r)
+{
+    if (dmpi_req_is_done(r))
+        return true;
+    dmpi_progress();
+    return dmpi_req_is_done(r);
+}
+
 static MPI_Status *status_at(MPI_Status *statuses, int i)
 {
     return statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
@@ -80,12 +89,9 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
         dmpi_status_empty(status);
         return MPI_SUCCESS;
     }
-    if (!dmpi_req_is_done(r)) {
-        dmpi_progress();
-        if (!dmpi_req_is_done(r)) {
-            *flag = 0;
-            return MPI_SUCCESS;
-        }
+    if (!done_after_poll(r)) {
+        *flag = 0;
+        return MPI_SUCCESS;
     }
     dmpi_comm_t *c = r->comm;
     err = dmpi_finish(r, request, status);
@@ -330,12 +336,9 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
         dmpi_status_empty(status);
         return MPI_SUCCESS;
     }
-    if (!dmpi_req_is_done(r)) {
-        dmpi_progress();
-        if (!dmpi_req_is_done(r)) {
-            *flag = 0;
-            return MPI_SUCCESS;
-        }
+    if (!done_after_poll(r)) {
+        *flag = 0;
+        return MPI_SUCCESS;
     }
     dmpi_req_fill_status(r, status);
     return MPI_SUCCESS;
