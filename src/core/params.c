@@ -34,8 +34,8 @@ static const param_t table[] = {
      "auto, or force one path between ranks on a node for all sizes: eager, copy (pipelined rendezvous) or cma"},
     {"SPIN_COUNT", P_INT, "100", P(spin_count),
      "idle polls before a waiting rank starts yielding its core between polls, when ranks outnumber cores (16 times as many otherwise)"},
-    {"HANG_TIMEOUT", P_DOUBLE, "0", P(hang_timeout),
-     "seconds a rank may wait in one call before it prints what it is waiting for (0 = never)"},
+    {"HANG_TIMEOUT", P_DOUBLE, "300", P(hang_timeout),
+     "seconds a rank may wait in one call before it prints what it waits for, and again every as many seconds (0 = never)"},
     {"VERBOSE", P_INT, "0", P(verbose),
      "0 quiet; 1 prints start-up decisions (paths, fallbacks); 2 adds details"},
 };

@@ -76,7 +76,7 @@ int dmpi_wait(dmpi_request_t *r, MPI_Request *handle, MPI_Status *st)
     if (r->kind == DMPI_REQ_COMPOSITE)
         dmpi_progress_until(req_done_cond, r);
     else if (!r->done)
-        dmpi_progress_wait(&r->done);
+        dmpi_progress_wait(r);
     return dmpi_finish(r, handle, st);
 }
 

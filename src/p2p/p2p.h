@@ -43,9 +43,9 @@ int dmpi_finish(dmpi_request_t *r, MPI_Request *handle, MPI_Status *st);
 /* MPI_Request_free: released now, or as soon as it completes. */
 int dmpi_req_release(dmpi_request_t *r);
 
-/* Progress: one pass, or until *flag becomes nonzero. */
+/* Progress: one pass, or until r is complete, or until cond holds. */
 int dmpi_progress(void);
-void dmpi_progress_wait(volatile int *flag);
+void dmpi_progress_wait(dmpi_request_t *r);
 void dmpi_progress_until(bool (*cond)(void *), void *arg);
 
 #endif

@@ -13,15 +13,40 @@
 
 int dmpi_progress(void) { return dmpi_tport_progress(); }
 
-static void report_hang(double waited)
+/* What r is, for a person: "a receive from rank 3 with tag 5 on MPI_COMM_WORLD". */
+static void describe(const dmpi_request_t *r, char *buf, size_t len)
 {
-    fprintf(stderr, "dmpi: rank %d has waited %.0f s for a message or request to complete "
-                    "(%d requests in use); is a matching send or receive missing?\n",
-            dmpi_world.rank, waited, dmpi_req_live_count());
+    if (!r) {
+        snprintf(buf, len, "one of several requests (%d in use)", dmpi_req_live_count());
+        return;
+    }
+    const char *what = r->kind == DMPI_REQ_SEND ? "a send to" : "a receive from";
+    const char *comm = r->comm && r->comm->name[0] ? r->comm->name : "a communicator";
+    char peer[32], tag[32];
+    if (r->rank == MPI_ANY_SOURCE)
+        snprintf(peer, sizeof peer, "any rank");
+    else
+        snprintf(peer, sizeof peer, "rank %d", r->rank);
+    if (r->tag == MPI_ANY_TAG)
+        snprintf(tag, sizeof tag, "any tag");
+    else
+        snprintf(tag, sizeof tag, "tag %d", r->tag);
+    if (r->ctx & 1)                 /* odd context ids carry collective traffic */
+        snprintf(buf, len, "a collective %s %s on %s (a collective call, or MPI_Finalize)", what + 2, peer, comm);
+    else
+        snprintf(buf, len, "%s %s with %s on %s", what, peer, tag, comm);
+}
+
+static void report_hang(const dmpi_request_t *r, double waited)
+{
+    char what[256];
+    describe(r, what, sizeof what);
+    fprintf(stderr, "dmpi: rank %d has waited %.0f s for %s to complete; is a matching call missing? "
+                    "(DMPI_HANG_TIMEOUT=0 silences this)\n", dmpi_world.rank, waited, what);
 }
 
 /* Called after every unproductive poll; returns the updated idle count. */
-static unsigned idle(unsigned spins, double *start, double *next_report)
+static unsigned idle(const dmpi_request_t *r, unsigned spins, double *start, double *next_report)
 {
     spins++;
     unsigned limit = (unsigned)dmpi_params.spin_count * (dmpi_world.oversubscribed ? 1 : 16);
@@ -33,21 +58,21 @@ static unsigned idle(unsigned spins, double *start, double *next_report)
             *start = now;
             *next_report = now + dmpi_params.hang_timeout;
         } else if (now >= *next_report) {
-            report_hang(now - *start);
+            report_hang(r, now - *start);
             *next_report = now + dmpi_params.hang_timeout;
         }
     }
     return spins;
 }
 
-void dmpi_progress_wait(volatile int *flag)
+void dmpi_progress_wait(dmpi_request_t *r)
 {
     unsigned spins = 0;
     double start = 0, next = 0;
-    while (!*flag) {
+    while (!r->done) {
         if (dmpi_tport_progress())
             continue;
-        spins = idle(spins, &start, &next);
+        spins = idle(r, spins, &start, &next);
     }
 }
 
@@ -58,6 +83,6 @@ void dmpi_progress_until(bool (*cond)(void *), void *arg)
     while (!cond(arg)) {
         if (dmpi_tport_progress())
             continue;
-        spins = idle(spins, &start, &next);
+        spins = idle(NULL, spins, &start, &next);
     }
 }

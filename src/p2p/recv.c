@@ -68,7 +68,7 @@ int dmpi_recv(void *buf, int count, dmpi_dtype_t *dt, int src, int tag, dmpi_com
     if (err != MPI_SUCCESS)
         return err;
     if (!r.done)
-        dmpi_progress_wait(&r.done);
+        dmpi_progress_wait(&r);
     dmpi_req_fill_status(&r, st);
     return r.st_error;
 }
