@@ -82,7 +82,8 @@ static void test_defaults(void)
     CHECK(load_quiet(msg, sizeof msg) == 0 && msg[0] == 0, "load without variables failed or printed '%s'", msg);
     CHECK(dmpi_params.ring_size == 0 && dmpi_params.frag_size == 0, "RING_SIZE/FRAG_SIZE default not 0 (auto)");
     CHECK(dmpi_params.shm_path == DMPI_PATH_AUTO, "SHM_PATH default %d, want auto", dmpi_params.shm_path);
-    CHECK(dmpi_params.verbose == 0 && dmpi_params.hang_timeout == 0, "VERBOSE/HANG_TIMEOUT default not 0");
+    CHECK(dmpi_params.verbose == 0, "VERBOSE default not 0");
+    CHECK(dmpi_params.hang_timeout == 300, "HANG_TIMEOUT default %g, want 300 s", dmpi_params.hang_timeout);
     CHECK(dmpi_params.eager_limit > 0 && dmpi_params.cma_min > 0 && dmpi_params.spin_count > 0,
           "EAGER_LIMIT %zu, CMA_MIN %zu, SPIN_COUNT %d: want positive defaults", dmpi_params.eager_limit,
           dmpi_params.cma_min, dmpi_params.spin_count);
