@@ -22,9 +22,9 @@ typedef struct param {
 #define P(field) offsetof(dmpi_params_t, field)
 /* Defaults and why they were chosen: docs/protocols.md. */
 static const param_t table[] = {
-    {"EAGER_LIMIT", P_SIZE, "16384", P(eager_limit),
+    {"EAGER_LIMIT", P_SIZE, "8192", P(eager_limit),
      "largest message (bytes) copied through the per-pair ring without waiting for the receiver"},
-    {"CMA_MIN", P_SIZE, "16385", P(cma_min),
+    {"CMA_MIN", P_SIZE, "8193", P(cma_min),
      "smallest rendezvous message read directly from the sender with process_vm_readv; smaller ones use the pipelined copy"},
     {"RING_SIZE", P_SIZE, "0", P(ring_size),
      "bytes of each per-pair ring; 0 picks 128 KiB, shrunk for large nodes so the rings stay within 64 MiB"},
