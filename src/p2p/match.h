@@ -18,6 +18,7 @@ typedef struct dmpi_msg {
     size_t len;                  /* total bytes of the message */
     uint8_t proto;
     uint8_t sync;                /* the sender waits for a match acknowledgement */
+    uint8_t tflags;              /* the transport's own flags for this message */
     size_t arrived;              /* eager: bytes received so far */
     uint64_t cookie;             /* sender's request id */
     uint64_t addr;               /* rendezvous: sender's buffer address */

@@ -48,6 +48,13 @@ static void matched_status(dmpi_request_t *r, int src, int tag, size_t len)
                            "but the receive buffer holds %zu bytes", len, src, tag, r->bytes);
 }
 
+void dmpi_recv_advance(dmpi_request_t *r, size_t n)
+{
+    r->offset += n;
+    if (r->offset >= r->tx_limit)
+        dmpi_req_complete(r);
+}
+
 void dmpi_recv_fill(dmpi_request_t *r, size_t off, const void *data, size_t n)
 {
     if (off < r->bytes && n)
@@ -108,13 +115,13 @@ dmpi_request_t *dmpi_deliver_eager(uint32_t ctx, int src, int tag, int peer, siz
 }
 
 void dmpi_deliver_rndv(uint32_t ctx, int src, int tag, int peer, size_t len,
-                       uint64_t cookie, uint64_t addr, bool sync)
+                       uint64_t cookie, uint64_t addr, unsigned tflags)
 {
     dmpi_matchq_t *q = dmpi_mq(ctx);
     dmpi_request_t *r = dmpi_mq_take_posted(q, src, tag);
     if (r) {
         dmpi_msg_t m = {.ctx = ctx, .src = src, .tag = tag, .peer = peer, .len = len,
-                        .proto = DMPI_MSG_RNDV, .sync = sync, .cookie = cookie, .addr = addr};
+                        .proto = DMPI_MSG_RNDV, .tflags = (uint8_t)tflags, .cookie = cookie, .addr = addr};
         matched_status(r, src, tag, len);
         dmpi_tport_of[peer]->rndv_matched(r, &m);
         return;
@@ -126,7 +133,7 @@ void dmpi_deliver_rndv(uint32_t ctx, int src, int tag, int peer, size_t len,
     m->peer = peer;
     m->len = len;
     m->proto = DMPI_MSG_RNDV;
-    m->sync = sync;
+    m->tflags = (uint8_t)tflags;
     m->cookie = cookie;
     m->addr = addr;
     dmpi_mq_add_unexp(q, m);

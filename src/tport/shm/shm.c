@@ -14,11 +14,14 @@
 shm_peer_t *dmpi_shm_peers;
 long long dmpi_shm_direct_max = -1;
 
+/* A control message: kind, the cookie of whoever acts on it, a length and
+ * up to three 64-bit arguments (they fill the header's cache line). */
 struct shm_ctl_item {
     shm_ctl_item_t *next;
     unsigned kind;
-    uint64_t cookie, len, arg;
+    uint64_t cookie, len, arg[3];
 };
+static_assert(SHM_HDR_BYTES + 3 * sizeof(uint64_t) == SHM_CELL, "control messages are one cache line");
 
 static struct {
     shm_seg_hdr_t *seg;
@@ -41,33 +44,40 @@ static inline uint32_t min_frag(size_t left)
 
 /* ---- sending ----------------------------------------------------------- */
 
-static bool try_ctl(shm_peer_t *p, unsigned kind, uint64_t cookie, uint64_t len, uint64_t arg)
+static bool try_ctl(shm_peer_t *p, const shm_ctl_item_t *c)
 {
-    shm_hdr_t *h = shm_tx_reserve(&p->tx, sizeof arg);
+    shm_hdr_t *h = shm_tx_reserve(&p->tx, sizeof c->arg);
     if (!h)
         return false;
-    h->cookie = cookie;
-    h->len = len;
-    memcpy((char *)h + SHM_HDR_BYTES, &arg, sizeof arg);
-    shm_tx_publish(&p->tx, h, kind, 0, sizeof arg);
+    h->cookie = c->cookie;
+    h->len = c->len;
+    memcpy((char *)h + SHM_HDR_BYTES, c->arg, sizeof c->arg);
+    shm_tx_publish(&p->tx, h, c->kind, 0, sizeof c->arg);
     return true;
+}
+
+static void send_ctl3(shm_peer_t *p, unsigned kind, uint64_t cookie, uint64_t len, uint64_t arg0, uint64_t arg1,
+                      uint64_t arg2)
+{
+    shm_ctl_item_t c = {NULL, kind, cookie, len, {arg0, arg1, arg2}};
+    if (!p->cq_head && try_ctl(p, &c))
+        return;
+    shm_ctl_item_t *q = malloc(sizeof *q);
+    if (!q)
+        dmpi_fatal("out of memory queueing a control message");
+    *q = c;
+    if (!p->cq_head && !p->sq_head)
+        S.npending++;
+    if (p->cq_tail)
+        p->cq_tail->next = q;
+    else
+        p->cq_head = q;
+    p->cq_tail = q;
 }
 
 static void send_ctl(shm_peer_t *p, unsigned kind, uint64_t cookie, uint64_t len, uint64_t arg)
 {
-    if (!p->cq_head && try_ctl(p, kind, cookie, len, arg))
-        return;
-    shm_ctl_item_t *c = malloc(sizeof *c);
-    if (!c)
-        dmpi_fatal("out of memory queueing a control message");
-    *c = (shm_ctl_item_t){NULL, kind, cookie, len, arg};
-    if (!p->cq_head && !p->sq_head)
-        S.npending++;
-    if (p->cq_tail)
-        p->cq_tail->next = c;
-    else
-        p->cq_head = c;
-    p->cq_tail = c;
+    send_ctl3(p, kind, cookie, len, arg, 0, 0);
 }
 
 static void enqueue_send(shm_peer_t *p, dmpi_request_t *s)
@@ -120,7 +130,7 @@ static bool push_rts(shm_peer_t *p, dmpi_request_t *s)
     h->len = s->bytes;
     h->cookie = (uint64_t)(uintptr_t)s;
     memcpy((char *)h + SHM_HDR_BYTES, &addr, sizeof addr);
-    shm_tx_publish(&p->tx, h, SHM_RTS, 0, sizeof addr);
+    shm_tx_publish(&p->tx, h, SHM_RTS, p->cma_ok ? SHM_F_CAN_WRITE : 0, sizeof addr);
     return true;
 }
 
@@ -166,7 +176,7 @@ static void after_push(dmpi_request_t *s)
 
 static void push_peer(shm_peer_t *p)
 {
-    while (p->cq_head && try_ctl(p, p->cq_head->kind, p->cq_head->cookie, p->cq_head->len, p->cq_head->arg)) {
+    while (p->cq_head && try_ctl(p, p->cq_head)) {
         shm_ctl_item_t *c = p->cq_head;
         if (!(p->cq_head = c->next))
             p->cq_tail = NULL;
@@ -207,19 +217,85 @@ static bool use_cma(shm_peer_t *p, size_t n)
     return p->cma_ok && (path == DMPI_PATH_CMA || (path == DMPI_PATH_AUTO && n >= dmpi_params.cma_min));
 }
 
+static void cma_failed(shm_peer_t *p, int err)
+{
+    dmpi_verbose(1, "cross-memory copy with local rank %d failed (%s); using the copy path",
+                 (int)(p - dmpi_shm_peers), strerror(err));
+    p->cma_ok = false;
+}
+
+/* Split single copy: the sender writes the second part of the message into
+ * our buffer while we read the first part from its buffer, so two cores
+ * copy at once. We complete when both parts are in (WRITTEN); the sender
+ * completes on our FIN, which follows its CTS_SPLIT through the ring.
+ * CTS_SPLIT: len = bytes to write, args = our buffer, our request, offset. */
+static bool split_copy(shm_peer_t *p, dmpi_request_t *r, dmpi_msg_t *m, size_t n)
+{
+    if (!dmpi_params.cma_split_min || n < dmpi_params.cma_split_min || !(m->tflags & SHM_F_CAN_WRITE))
+        return false;
+    size_t first = (n / 2) & ~(size_t)4095;
+    r->offset = 0;
+    r->tx_limit = n;
+    r->peer_cookie = m->addr;           /* in case the sender cannot write after all */
+    send_ctl3(p, SHM_CTS_SPLIT, m->cookie, n - first, (uint64_t)(uintptr_t)r->buf, (uint64_t)(uintptr_t)r, first);
+    int err = dmpi_cma_read(p->pid, r->buf, m->addr, first);
+    if (err) {
+        r->st_error = dmpi_err(MPI_ERR_OTHER, "cross-memory read of %zu bytes from local rank %d failed: %s",
+                               first, (int)(p - dmpi_shm_peers), strerror(err));
+        cma_failed(p, err);
+    }
+    send_ctl(p, SHM_FIN, m->cookie, 0, 0);
+    dmpi_recv_advance(r, first);
+    return true;
+}
+
+/* Sender side of the split: write our part, then tell the receiver
+ * (WRITTEN: len = bytes written, 0 if we could not; arg = offset). */
+static void rx_cts_split(shm_peer_t *p, shm_hdr_t *h, const char *payload)
+{
+    uint64_t arg[3];
+    memcpy(arg, payload, sizeof arg);
+    dmpi_request_t *s = (dmpi_request_t *)(uintptr_t)h->cookie;
+    uint64_t at = arg[2];
+    int err = dmpi_cma_write(p->pid, arg[0] + at, s->buf + at, h->len);
+    if (err) {
+        cma_failed(p, err);
+        s->sync_pending = 1;            /* the receiver reads our part too: wait for a second FIN */
+    }
+    send_ctl3(p, SHM_WRITTEN, arg[1], err ? 0 : h->len, at, h->cookie, 0);
+}
+
+/* Receiver: the sender's part is in, or it could not write it: then read
+ * it ourselves and send the sender the FIN it still waits for. */
+static void rx_written(shm_peer_t *p, shm_hdr_t *h, const char *payload)
+{
+    dmpi_request_t *r = (dmpi_request_t *)(uintptr_t)h->cookie;
+    size_t n = h->len;
+    if (n == 0) {
+        uint64_t arg[2];
+        memcpy(arg, payload, sizeof arg);
+        n = r->tx_limit - arg[0];
+        int err = dmpi_cma_read(p->pid, r->buf + arg[0], r->peer_cookie + arg[0], n);
+        if (err)
+            r->st_error = dmpi_err(MPI_ERR_OTHER, "cross-memory read of %zu bytes from local rank %d failed: %s",
+                                   n, (int)(p - dmpi_shm_peers), strerror(err));
+        send_ctl(p, SHM_FIN, arg[1], 0, 0);
+    }
+    dmpi_recv_advance(r, n);
+}
+
 static void shm_rndv_matched(dmpi_request_t *r, dmpi_msg_t *m)
 {
     shm_peer_t *p = peer_of_world(m->peer);
     size_t n = r->st_bytes;             /* what fits: set by the matching layer */
+    if (n > 0 && use_cma(p, n) && split_copy(p, r, m, n))
+        return;
     if (n > 0 && use_cma(p, n)) {
         int err = dmpi_cma_read(p->pid, r->buf, m->addr, n);
         if (err == 0)
             n = 0;                      /* all moved */
-        else {
-            dmpi_verbose(1, "cross-memory read from local rank %d failed (%s); using the copy path",
-                         (int)(p - dmpi_shm_peers), strerror(err));
-            p->cma_ok = false;
-        }
+        else
+            cma_failed(p, err);
     }
     if (n == 0) {
         send_ctl(p, SHM_FIN, m->cookie, 0, 0);
@@ -274,7 +350,13 @@ static void rx_one(shm_peer_t *p, shm_hdr_t *h, uint64_t w)
         break;
     case SHM_RTS:
         memcpy(&arg, payload, sizeof arg);
-        dmpi_deliver_rndv(h->ctx, h->src, h->tag, p->world, h->len, h->cookie, arg, false);
+        dmpi_deliver_rndv(h->ctx, h->src, h->tag, p->world, h->len, h->cookie, arg, shm_word_flags(w));
+        break;
+    case SHM_CTS_SPLIT:
+        rx_cts_split(p, h, payload);
+        break;
+    case SHM_WRITTEN:
+        rx_written(p, h, payload);
         break;
     case SHM_CTS:
         s = (dmpi_request_t *)(uintptr_t)h->cookie;
@@ -289,6 +371,10 @@ static void rx_one(shm_peer_t *p, shm_hdr_t *h, uint64_t w)
         break;
     case SHM_FIN:
         s = (dmpi_request_t *)(uintptr_t)h->cookie;
+        if (s->sync_pending) {          /* a split whose second part the receiver reads */
+            s->sync_pending = 0;
+            break;
+        }
         s->data_pending = 0;
         dmpi_req_complete(s);
         break;

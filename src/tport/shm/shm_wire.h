@@ -26,10 +26,15 @@ enum shm_kind {
     SHM_DATA,          /* a piece of rendezvous data, for the receive named in cookie */
     SHM_FIN,           /* receiver has read the data itself (cma): sender may complete */
     SHM_SYNC_ACK,      /* a synchronous-mode eager message was matched */
+    SHM_CTS_SPLIT,     /* receiver reads the first part itself; asks the sender to write the rest */
+    SHM_WRITTEN,       /* sender wrote its part into the receiver's buffer (cma) */
     SHM_WRAP,          /* skip to the start of the ring */
 };
 
-enum { SHM_F_SYNC = 1 };
+enum {
+    SHM_F_SYNC = 1,       /* EAGER: acknowledge the match */
+    SHM_F_CAN_WRITE = 2,  /* RTS: the sender may write into the receiver (cma verified) */
+};
 
 /* word: kind in bits 0-7, flags in 8-15, payload bytes of this piece in 32-63 */
 typedef struct shm_hdr {

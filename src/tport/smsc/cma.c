@@ -39,3 +39,23 @@ int dmpi_cma_read(pid_t pid, void *dst, uint64_t addr, size_t n)
     }
     return 0;
 }
+
+int dmpi_cma_write(pid_t pid, uint64_t addr, const void *src, size_t n)
+{
+    const char *s = src;
+    while (n > 0) {
+        struct iovec local = {(void *)s, n}, remote = {(void *)(uintptr_t)addr, n};
+        ssize_t put = process_vm_writev(pid, &local, 1, &remote, 1, 0);
+        if (put < 0) {
+            if (errno == EINTR)
+                continue;
+            return errno;
+        }
+        if (put == 0)
+            return EFAULT;
+        s += put;
+        addr += (uint64_t)put;
+        n -= (size_t)put;
+    }
+    return 0;
+}

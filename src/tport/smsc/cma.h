@@ -15,5 +15,7 @@ uint64_t dmpi_cma_probe_value(pid_t pid);
 bool dmpi_cma_verify(pid_t pid, uint64_t probe_addr);
 /* Reads n bytes at remote address addr of pid into dst. 0, or an errno. */
 int dmpi_cma_read(pid_t pid, void *dst, uint64_t addr, size_t n);
+/* Writes n bytes from src to remote address addr of pid. 0, or an errno. */
+int dmpi_cma_write(pid_t pid, uint64_t addr, const void *src, size_t n);
 
 #endif
