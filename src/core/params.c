@@ -26,7 +26,7 @@ static const param_t table[] = {
      "largest message (bytes) copied through the per-pair ring without waiting for the receiver"},
     {"CMA_MIN", P_SIZE, "8193", P(cma_min),
      "smallest rendezvous message read directly from the sender with process_vm_readv; smaller ones use the pipelined copy"},
-    {"CMA_SPLIT_MIN", P_SIZE, "65536", P(cma_split_min),
+    {"CMA_SPLIT_MIN", P_SIZE, "32768", P(cma_split_min),
      "single-copy messages from this size are copied by both ranks at once, half each (0 = never)"},
     {"RING_SIZE", P_SIZE, "0", P(ring_size),
      "bytes of each per-pair ring; 0 picks 128 KiB, shrunk for large nodes so the rings stay within 64 MiB"},
