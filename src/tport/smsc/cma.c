@@ -19,43 +19,32 @@ bool dmpi_cma_verify(pid_t pid, uint64_t probe_addr)
     return dmpi_cma_read(pid, &v, probe_addr, sizeof v) == 0 && v == dmpi_cma_probe_value(pid);
 }
 
-int dmpi_cma_read(pid_t pid, void *dst, uint64_t addr, size_t n)
+/* One call moves at most about 2 GiB; loop for the rest. */
+static int cma_copy(pid_t pid, char *local, uint64_t remote, size_t n, bool write)
 {
-    char *d = dst;
     while (n > 0) {
-        /* One call moves at most about 2 GiB; loop for the rest. */
-        struct iovec local = {d, n}, remote = {(void *)(uintptr_t)addr, n};
-        ssize_t got = process_vm_readv(pid, &local, 1, &remote, 1, 0);
-        if (got < 0) {
+        struct iovec l = {local, n}, r = {(void *)(uintptr_t)remote, n};
+        ssize_t done = write ? process_vm_writev(pid, &l, 1, &r, 1, 0) : process_vm_readv(pid, &l, 1, &r, 1, 0);
+        if (done < 0) {
             if (errno == EINTR)
                 continue;
             return errno;
         }
-        if (got == 0)
+        if (done == 0)
             return EFAULT;
-        d += got;
-        addr += (uint64_t)got;
-        n -= (size_t)got;
+        local += done;
+        remote += (uint64_t)done;
+        n -= (size_t)done;
     }
     return 0;
 }
 
+int dmpi_cma_read(pid_t pid, void *dst, uint64_t addr, size_t n)
+{
+    return cma_copy(pid, dst, addr, n, false);
+}
+
 int dmpi_cma_write(pid_t pid, uint64_t addr, const void *src, size_t n)
 {
-    const char *s = src;
-    while (n > 0) {
-        struct iovec local = {(void *)s, n}, remote = {(void *)(uintptr_t)addr, n};
-        ssize_t put = process_vm_writev(pid, &local, 1, &remote, 1, 0);
-        if (put < 0) {
-            if (errno == EINTR)
-                continue;
-            return errno;
-        }
-        if (put == 0)
-            return EFAULT;
-        s += put;
-        addr += (uint64_t)put;
-        n -= (size_t)put;
-    }
-    return 0;
+    return cma_copy(pid, (char *)src, addr, n, true);
 }
