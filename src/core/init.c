@@ -59,7 +59,8 @@ int dmpi_init(int required, int *provided)
         return dmpi_err(MPI_ERR_OTHER, "MPI_Init: invalid DMPI_* environment variable (see above)");
     if (dmpi_pmi_init(&dmpi_world.rank, &dmpi_world.size, &dmpi_world.appnum) != 0)
         return dmpi_err(MPI_ERR_OTHER, "MPI_Init: cannot reach the process manager (PMI)");
-    if (dmpi_pmi_universe_size(&dmpi_world.universe_size) != 0)
+    /* Hydra answers -1 when it does not know. */
+    if (dmpi_pmi_universe_size(&dmpi_world.universe_size) != 0 || dmpi_world.universe_size < dmpi_world.size)
         dmpi_world.universe_size = dmpi_world.size;
     if (gethostname(dmpi_world.processor_name, sizeof dmpi_world.processor_name - 1) != 0)
         strcpy(dmpi_world.processor_name, "localhost");
