@@ -2,6 +2,7 @@
  * inspecting requests. Inactive persistent requests count as null ones. */
 #include "api/api.h"
 #include "p2p/p2p.h"
+#include <stdlib.h>
 
 DMPI_ALIAS(Wait)
 DMPI_ALIAS(Waitall)
@@ -141,13 +142,16 @@ static bool any_done(void *arg)
 
 /* Completes every finished active request; their statuses get MPI_ERROR.
  * Returns MPI_ERR_IN_STATUS if any failed. */
-static int finish_all(int count, MPI_Request reqs[], MPI_Status statuses[], bool only_done,
-                      int *outcount, int indices[], dmpi_comm_t **errcomm)
+static int finish_all(int count, MPI_Request reqs[], dmpi_request_t **resolved, MPI_Status statuses[],
+                      bool only_done, int *outcount, int indices[], dmpi_comm_t **errcomm)
 {
     int result = MPI_SUCCESS, n = 0;
     for (int i = 0; i < count; i++) {
         dmpi_request_t *r;
-        lookup("", reqs[i], &r);
+        if (resolved)
+            r = resolved[i];
+        else
+            lookup("", reqs[i], &r);
         if (!r) {
             if (!only_done)
                 dmpi_status_empty(status_at(statuses, i));
@@ -173,16 +177,38 @@ static int finish_all(int count, MPI_Request reqs[], MPI_Status statuses[], bool
     return result;
 }
 
+/* Waitall looks each handle up once; the wait then walks pointers, and
+ * skips for good the requests already seen complete. */
+struct resolved {
+    int count, next;
+    dmpi_request_t **r;
+};
+
+static bool resolved_all_done(void *arg)
+{
+    struct resolved *a = arg;
+    while (a->next < a->count && (!a->r[a->next] || dmpi_req_is_done(a->r[a->next])))
+        a->next++;
+    return a->next == a->count;
+}
+
 int PMPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
 {
     const char *fn = "MPI_Waitall";
     int err;
     if ((err = check_array(fn, count, requests)))
         return dmpi_api_error(NULL, fn, err);
-    struct reqs a = {count, requests};
-    dmpi_progress_until(all_done, &a);
+    dmpi_request_t *local[64], **rq = count <= 64 ? local : malloc((size_t)count * sizeof *rq);
+    if (!rq)
+        return dmpi_api_error(NULL, fn, dmpi_err(MPI_ERR_NO_MEM, "%s: no memory for %d requests", fn, count));
+    for (int i = 0; i < count; i++)
+        lookup(fn, requests[i], &rq[i]);
+    struct resolved a = {count, 0, rq};
+    dmpi_progress_until(resolved_all_done, &a);
     dmpi_comm_t *c = NULL;
-    err = finish_all(count, requests, statuses, false, NULL, NULL, &c);
+    err = finish_all(count, requests, rq, statuses, false, NULL, NULL, &c);
+    if (rq != local)
+        free(rq);
     return err == MPI_SUCCESS ? err : dmpi_api_error(c, fn, err);
 }
 
@@ -202,7 +228,7 @@ int PMPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status status
     }
     *flag = 1;
     dmpi_comm_t *c = NULL;
-    err = finish_all(count, requests, statuses, false, NULL, NULL, &c);
+    err = finish_all(count, requests, NULL, statuses, false, NULL, NULL, &c);
     return err == MPI_SUCCESS ? err : dmpi_api_error(c, fn, err);
 }
 
@@ -272,7 +298,7 @@ static int some(const char *fn, int incount, MPI_Request requests[], int *outcou
         return MPI_SUCCESS;
     }
     dmpi_comm_t *c = NULL;
-    err = finish_all(incount, requests, statuses, true, outcount, indices, &c);
+    err = finish_all(incount, requests, NULL, statuses, true, outcount, indices, &c);
     return err == MPI_SUCCESS ? err : dmpi_api_error(c, fn, err);
 }
 
