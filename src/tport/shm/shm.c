@@ -448,8 +448,8 @@ static void setup_peer(int i)
     shm_peer_t *p = &dmpi_shm_peers[i];
     char *rings = (char *)S.seg + shm_rings_offset((uint32_t)S.nlocal);
     uint64_t stride = shm_ring_stride(S.ring_size);
-    char *out = rings + ((uint64_t)S.me * S.nlocal + i) * stride;    /* me -> i */
-    char *in = rings + ((uint64_t)i * S.nlocal + S.me) * stride;     /* i -> me */
+    char *out = rings + shm_ring_index((uint32_t)S.nlocal, (uint32_t)S.me, (uint32_t)i) * stride;  /* me -> i */
+    char *in = rings + shm_ring_index((uint32_t)S.nlocal, (uint32_t)i, (uint32_t)S.me) * stride;   /* i -> me */
     p->tx = (shm_tx_t){out + SHM_CELL, (shm_ring_ctl_t *)out, S.ring_size, 0, 0};
     p->rx = (shm_rx_t){in + SHM_CELL, (shm_ring_ctl_t *)in, S.ring_size, 0};
     for (int w = 0; w < dmpi_world.size; w++)

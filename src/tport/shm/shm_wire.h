@@ -1,6 +1,6 @@
 /* The shared-memory segment and the per-pair ring format, all in one place.
  *
- * Segment: [segment header][per-rank control blocks][rings (s -> r) for all pairs]
+ * Segment: [segment header][per-rank control blocks][rings s -> r for all pairs s != r]
  * Ring s -> r: one control cache line written only by the receiver r
  * (bytes consumed), then ring_size bytes of 64-byte cells. Messages are
  * contiguous runs of cells: a 40-byte header, then payload. The header's
@@ -93,9 +93,15 @@ static inline uint64_t shm_rings_offset(uint32_t local_size)
     uint64_t off = sizeof(shm_seg_hdr_t) + (uint64_t)local_size * sizeof(shm_rank_ctl_t);
     return (off + 4095) & ~(uint64_t)4095;
 }
+/* Rings exist for ordered pairs of different ranks: s -> r is number
+ * s * (L - 1) + (r < s ? r : r - 1). */
+static inline uint64_t shm_ring_index(uint32_t local_size, uint32_t s, uint32_t r)
+{
+    return (uint64_t)s * (local_size - 1) + (r < s ? r : r - 1);
+}
 static inline uint64_t shm_segment_bytes(uint32_t local_size, uint64_t ring_size)
 {
-    return shm_rings_offset(local_size) + (uint64_t)local_size * local_size * shm_ring_stride(ring_size);
+    return shm_rings_offset(local_size) + (uint64_t)local_size * (local_size - 1) * shm_ring_stride(ring_size);
 }
 
 #endif
