@@ -5,9 +5,6 @@
 #include "p2p/p2p.h"
 #include <string.h>
 
-void dmpi_send_fill(dmpi_request_t *s, const void *buf, int count, dmpi_dtype_t *dt, int dest, int tag,
-                    dmpi_comm_t *c, int mode);
-int dmpi_start_send_bytes(dmpi_request_t *s, size_t bytes);
 
 typedef struct region {
     struct region *next;

@@ -3,8 +3,6 @@
 #include "p2p/p2p.h"
 #include "p2p/bsend.h"
 
-int dmpi_start_send(dmpi_request_t *s);
-int dmpi_start_recv(dmpi_request_t *r);
 
 /* A composite's status is its receive's; its error the first of the two. */
 static void settle_composite(dmpi_request_t *r)
@@ -89,9 +87,6 @@ int dmpi_start(dmpi_request_t *r)
         return dmpi_bsend_start(r);
     return dmpi_start_send(r);
 }
-
-int dmpi_isend_copy(const void *buf, int count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c,
-                    dmpi_request_t **out);
 
 int dmpi_isendrecv(const void *sbuf, int scount, dmpi_dtype_t *sdt, int dest, int stag,
                    void *rbuf, int rcount, dmpi_dtype_t *rdt, int src, int rtag, dmpi_comm_t *c,

@@ -22,6 +22,17 @@ int dmpi_recv_init(void *buf, int count, dmpi_dtype_t *dt, int src, int tag, dmp
                    dmpi_request_t **out);
 int dmpi_start(dmpi_request_t *r);
 
+/* Pieces of the above, shared inside p2p/. */
+void dmpi_send_fill(dmpi_request_t *s, const void *buf, int count, dmpi_dtype_t *dt, int dest, int tag,
+                    dmpi_comm_t *c, int mode);
+int dmpi_start_send(dmpi_request_t *s);
+int dmpi_start_recv(dmpi_request_t *r);
+/* Starts a send of bytes already packed at s->ubuf (buffered sends). */
+int dmpi_start_send_bytes(dmpi_request_t *s, size_t bytes);
+/* A send from a private copy of the data (MPI_Isendrecv_replace). */
+int dmpi_isend_copy(const void *buf, int count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c,
+                    dmpi_request_t **out);
+
 /* Sendrecv family: composite request of a send and a receive. */
 int dmpi_isendrecv(const void *sbuf, int scount, dmpi_dtype_t *sdt, int dest, int stag,
                    void *rbuf, int rcount, dmpi_dtype_t *rdt, int src, int rtag, dmpi_comm_t *c,
