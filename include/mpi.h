@@ -615,6 +615,32 @@ int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int t
 int MPI_Start(MPI_Request *request) DMPI_API;
 int MPI_Startall(int count, MPI_Request array_of_requests[]) DMPI_API;
 
+/* Communicators: creation, comparison, names */
+int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) DMPI_API;
+int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) DMPI_API;
+int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) DMPI_API;
+int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm) DMPI_API;
+int MPI_Comm_free(MPI_Comm *comm) DMPI_API;
+int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result) DMPI_API;
+int MPI_Comm_group(MPI_Comm comm, MPI_Group *group) DMPI_API;
+int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name) DMPI_API;
+int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen) DMPI_API;
+
+/* Groups */
+int MPI_Group_size(MPI_Group group, int *size) DMPI_API;
+int MPI_Group_rank(MPI_Group group, int *rank) DMPI_API;
+int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2,
+                             int ranks2[]) DMPI_API;
+int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result) DMPI_API;
+int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup) DMPI_API;
+int MPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup) DMPI_API;
+int MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup) DMPI_API;
+int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup) DMPI_API;
+int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup) DMPI_API;
+int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup) DMPI_API;
+int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup) DMPI_API;
+int MPI_Group_free(MPI_Group *group) DMPI_API;
+
 /* Datatypes */
 int MPI_Type_size(MPI_Datatype datatype, int *size) DMPI_API;
 
@@ -735,6 +761,32 @@ int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int 
                    MPI_Comm comm, MPI_Request *request) DMPI_API;
 int PMPI_Start(MPI_Request *request) DMPI_API;
 int PMPI_Startall(int count, MPI_Request array_of_requests[]) DMPI_API;
+
+/* Communicators: creation, comparison, names */
+int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) DMPI_API;
+int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) DMPI_API;
+int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) DMPI_API;
+int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm) DMPI_API;
+int PMPI_Comm_free(MPI_Comm *comm) DMPI_API;
+int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result) DMPI_API;
+int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group) DMPI_API;
+int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name) DMPI_API;
+int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen) DMPI_API;
+
+/* Groups */
+int PMPI_Group_size(MPI_Group group, int *size) DMPI_API;
+int PMPI_Group_rank(MPI_Group group, int *rank) DMPI_API;
+int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2,
+                              int ranks2[]) DMPI_API;
+int PMPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result) DMPI_API;
+int PMPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup) DMPI_API;
+int PMPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup) DMPI_API;
+int PMPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup) DMPI_API;
+int PMPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup) DMPI_API;
+int PMPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup) DMPI_API;
+int PMPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup) DMPI_API;
+int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup) DMPI_API;
+int PMPI_Group_free(MPI_Group *group) DMPI_API;
 
 /* Datatypes */
 int PMPI_Type_size(MPI_Datatype datatype, int *size) DMPI_API;

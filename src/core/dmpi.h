@@ -59,13 +59,16 @@ void dmpi_dtype_pack(const dmpi_dtype_t *dt, size_t count, const void *src, void
 void dmpi_dtype_unpack(const dmpi_dtype_t *dt, size_t count, const void *src, void *dst, size_t bytes);
 
 /* ---- communicators ------------------------------------------------------- */
+struct dmpi_group;
+
 typedef struct dmpi_comm {
     MPI_Comm handle;
     uint32_t ctx;                /* point-to-point context; ctx + 1 is for collectives */
     int rank, size;
     const int *world_of;         /* comm rank -> world rank; NULL means identity */
     MPI_Errhandler errhandler;
-    int refcount;
+    int refcount;                /* nonzero while the communicator exists */
+    struct dmpi_group *group;
     char name[MPI_MAX_OBJECT_NAME];
 } dmpi_comm_t;
 
@@ -84,6 +87,15 @@ static inline int dmpi_comm_world_rank(const dmpi_comm_t *c, int r)
 }
 int dmpi_comm_init_builtins(void);
 void dmpi_comm_finalize(void);
+
+/* Communicator creation (core/comm.c), collective as MPI says. *out is
+ * NULL for processes that get MPI_COMM_NULL. */
+int dmpi_comm_dup(dmpi_comm_t *c, dmpi_comm_t **out);
+int dmpi_comm_split(dmpi_comm_t *c, int color, int key, dmpi_comm_t **out);
+int dmpi_comm_create(dmpi_comm_t *c, struct dmpi_group *g, dmpi_comm_t **out);
+int dmpi_comm_create_group(dmpi_comm_t *c, struct dmpi_group *g, int tag, dmpi_comm_t **out);
+int dmpi_comm_free(dmpi_comm_t *c);
+int dmpi_comm_compare(const dmpi_comm_t *a, const dmpi_comm_t *b);  /* MPI_IDENT ... MPI_UNEQUAL */
 
 /* ---- errors -------------------------------------------------------------- */
 /* Makes an error code of class cls carrying a formatted message that

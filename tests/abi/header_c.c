@@ -129,6 +129,37 @@ int main(int argc, char **argv)
     MPI_Error_class(MPI_ERR_TRUNCATE, &cls);
     MPI_Type_size(MPI_DOUBLE, &tsize);
 
+    {
+        MPI_Comm dup, half, sub, sub2;
+        MPI_Group world_group, g1, g2, g3, g4, g5, g6, g7, g8;
+        int ranks[1] = {0}, out[1], ranges[1][3] = {{0, 0, 1}}, cmp, gsize, grank;
+        char cname[MPI_MAX_OBJECT_NAME];
+        MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+        MPI_Comm_split(dup, rank % 2, rank, &half);
+        MPI_Comm_group(dup, &world_group);
+        MPI_Group_size(world_group, &gsize);
+        MPI_Group_rank(world_group, &grank);
+        MPI_Group_incl(world_group, 1, ranks, &g1);
+        MPI_Group_excl(world_group, 1, ranks, &g2);
+        MPI_Group_range_incl(world_group, 1, ranges, &g3);
+        MPI_Group_range_excl(world_group, 1, ranges, &g4);
+        MPI_Group_union(g1, g2, &g5);
+        MPI_Group_intersection(g1, g5, &g6);
+        MPI_Group_difference(g5, g1, &g7);
+        MPI_Group_translate_ranks(g1, 1, ranks, world_group, out);
+        MPI_Group_compare(g5, world_group, &cmp);
+        MPI_Comm_create(dup, g1, &sub);
+        MPI_Comm_create_group(dup, g3, 7, &sub2);
+        MPI_Comm_compare(dup, MPI_COMM_WORLD, &cmp);
+        MPI_Comm_set_name(dup, "dup");
+        MPI_Comm_get_name(dup, cname, &len);
+        g8 = g7;
+        MPI_Group_free(&g8);
+        MPI_Group_free(&g1);
+        MPI_Comm_free(&half);
+        MPI_Comm_free(&dup);
+    }
+
     exchange(rank, size);
 
     /* The profiling names are callable too. */

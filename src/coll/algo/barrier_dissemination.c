@@ -6,8 +6,7 @@
 
 int dmpi_barrier_dissemination(dmpi_comm_t *c)
 {
-    dmpi_comm_t cc = *c;
-    cc.ctx = c->ctx + 1;             /* collective context: never matches user traffic */
+    dmpi_comm_t cc = dmpi_coll_view(c);  /* never matches user traffic */
     dmpi_dtype_t *byte = dmpi_dtype_get(MPI_BYTE);
     for (int k = 1; k < c->size; k <<= 1) {
         int to = (c->rank + k) % c->size, from = (c->rank - k + c->size) % c->size;

@@ -1,0 +1,24 @@
+#include "core/ctxid.h"
+#include <string.h>
+
+static uint32_t free_pairs[DMPI_CTX_WORDS];     /* bit set: pair is free here */
+
+void dmpi_ctx_init(void)
+{
+    memset(free_pairs, 0xff, sizeof free_pairs);
+    dmpi_ctx_take(0);
+    dmpi_ctx_take(1);
+}
+
+void dmpi_ctx_free_mask(uint32_t mask[DMPI_CTX_WORDS]) { memcpy(mask, free_pairs, sizeof free_pairs); }
+
+int dmpi_ctx_lowest(const uint32_t mask[DMPI_CTX_WORDS])
+{
+    for (int w = 0; w < DMPI_CTX_WORDS; w++)
+        if (mask[w])
+            return w * 32 + __builtin_ctz(mask[w]);
+    return -1;
+}
+
+void dmpi_ctx_take(int pair) { free_pairs[pair / 32] &= ~(1u << (pair % 32)); }
+void dmpi_ctx_release(int pair) { free_pairs[pair / 32] |= 1u << (pair % 32); }

@@ -1,0 +1,197 @@
+/*
+ * comm: creating communicators.  Comm_dup, Comm_split (colours, keys that
+ * reorder, MPI_UNDEFINED), Comm_create from groups (members and
+ * non-members), Comm_create_group (only the group calls), Comm_compare
+ * (IDENT, CONGRUENT, SIMILAR, UNEQUAL), names, traffic on several
+ * communicators at once that must never cross, error classes, and many
+ * create/free cycles (context ids are reused, nothing leaks).
+ *
+ *   usage: comm [cycles]     (create/free cycles, default 10000)
+ */
+#include "mtest.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int rank, size;
+
+/* On comm, every rank sends its rank to every other rank with tag t and
+ * checks what arrives: a message on another communicator must never match. */
+static void all_to_all_check(MPI_Comm comm, int salt, const char *what)
+{
+    int n, me;
+    MPI_Comm_size(comm, &n);
+    MPI_Comm_rank(comm, &me);
+    int *in = mtest_malloc(sizeof(int) * n), out = me * 1000 + salt;
+    MPI_Request *rq = mtest_malloc(sizeof(MPI_Request) * 2 * n);
+    for (int i = 0; i < n; i++)
+        MTEST_RC(MPI_Irecv(&in[i], 1, MPI_INT, i, 5, comm, &rq[i]));
+    for (int i = 0; i < n; i++)
+        MTEST_RC(MPI_Isend(&out, 1, MPI_INT, i, 5, comm, &rq[n + i]));
+    MTEST_RC(MPI_Waitall(2 * n, rq, MPI_STATUSES_IGNORE));
+    for (int i = 0; i < n; i++)
+        MTEST_CHECK(in[i] == i * 1000 + salt, "%s: from rank %d got %d, want %d", what, i, in[i], i * 1000 + salt);
+    free(in);
+    free(rq);
+}
+
+static void test_dup_and_compare(void)
+{
+    MPI_Comm dup;
+    int cmp, n, me;
+    MTEST_RC(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
+    MPI_Comm_size(dup, &n);
+    MPI_Comm_rank(dup, &me);
+    MTEST_CHECK(n == size && me == rank, "dup: size %d rank %d, want %d %d", n, me, size, rank);
+    MTEST_RC(MPI_Comm_compare(dup, dup, &cmp));
+    MTEST_CHECK(cmp == MPI_IDENT, "compare(dup, dup) = %d, want MPI_IDENT", cmp);
+    MTEST_RC(MPI_Comm_compare(dup, MPI_COMM_WORLD, &cmp));
+    MTEST_CHECK(cmp == MPI_CONGRUENT, "compare(dup, world) = %d, want MPI_CONGRUENT", cmp);
+
+    /* the same members in reverse order: SIMILAR (or CONGRUENT for 1 rank) */
+    MPI_Comm rev;
+    MTEST_RC(MPI_Comm_split(MPI_COMM_WORLD, 0, size - rank, &rev));
+    MPI_Comm_rank(rev, &me);
+    MTEST_CHECK(me == size - 1 - rank, "reversed split: rank %d, want %d", me, size - 1 - rank);
+    MTEST_RC(MPI_Comm_compare(rev, MPI_COMM_WORLD, &cmp));
+    MTEST_CHECK(cmp == (size > 1 ? MPI_SIMILAR : MPI_CONGRUENT), "compare(reversed, world) = %d", cmp);
+    MTEST_RC(MPI_Comm_compare(MPI_COMM_SELF, MPI_COMM_WORLD, &cmp));
+    MTEST_CHECK(cmp == (size > 1 ? MPI_UNEQUAL : MPI_CONGRUENT), "compare(self, world) = %d", cmp);
+
+    /* traffic on three communicators at once with the same tags */
+    all_to_all_check(dup, 1, "dup");
+    all_to_all_check(rev, 2, "reversed");
+    all_to_all_check(MPI_COMM_WORLD, 3, "world");
+
+    char name[MPI_MAX_OBJECT_NAME];
+    int len;
+    MTEST_RC(MPI_Comm_get_name(MPI_COMM_WORLD, name, &len));
+    MTEST_CHECK(!strcmp(name, "MPI_COMM_WORLD") && len == 14, "world's name '%s'", name);
+    MTEST_RC(MPI_Comm_set_name(dup, "my duplicate"));
+    MTEST_RC(MPI_Comm_get_name(dup, name, &len));
+    MTEST_CHECK(!strcmp(name, "my duplicate") && len == 12, "dup's name '%s' (%d)", name, len);
+    MTEST_RC(MPI_Comm_free(&rev));
+    MTEST_RC(MPI_Comm_free(&dup));
+    MTEST_CHECK(dup == MPI_COMM_NULL, "Comm_free did not set MPI_COMM_NULL");
+}
+
+static void test_split(void)
+{
+    /* three colours, the last rank undefined; keys reverse the order */
+    int color = rank == size - 1 && size > 1 ? MPI_UNDEFINED : rank % 3;
+    MPI_Comm c;
+    MTEST_RC(MPI_Comm_split(MPI_COMM_WORLD, color, -rank, &c));
+    if (color == MPI_UNDEFINED) {
+        MTEST_CHECK(c == MPI_COMM_NULL, "MPI_UNDEFINED colour did not give MPI_COMM_NULL");
+        return;
+    }
+    int want = 0, myrank = -1, n;
+    for (int r = size - 1; r >= 0; r--) {             /* the members, by key */
+        int rc = r == size - 1 && size > 1 ? MPI_UNDEFINED : r % 3;
+        if (rc == color) {
+            if (r == rank)
+                myrank = want;
+            want++;
+        }
+    }
+    int me;
+    MPI_Comm_size(c, &n);
+    MPI_Comm_rank(c, &me);
+    MTEST_CHECK(n == want && me == myrank, "split colour %d: size %d rank %d, want %d %d", color, n, me, want, myrank);
+    /* a ring on the new communicator: the neighbours are the expected world ranks */
+    int next = (me + 1) % n, prev = (me - 1 + n) % n, got = -1;
+    MTEST_RC(MPI_Sendrecv(&rank, 1, MPI_INT, next, 9, &got, 1, MPI_INT, prev, 9, c, MPI_STATUS_IGNORE));
+    MPI_Group wg, cg;
+    int wr;
+    MPI_Comm_group(MPI_COMM_WORLD, &wg);
+    MPI_Comm_group(c, &cg);
+    MTEST_RC(MPI_Group_translate_ranks(cg, 1, &prev, wg, &wr));
+    MTEST_CHECK(got == wr, "split ring: got %d from the previous rank, want world rank %d", got, wr);
+    MPI_Group_free(&wg);
+    MPI_Group_free(&cg);
+    all_to_all_check(c, 4, "split");
+    MTEST_RC(MPI_Comm_free(&c));
+}
+
+static void test_create(void)
+{
+    MPI_Group wg, even;
+    MPI_Comm_group(MPI_COMM_WORLD, &wg);
+    int range[1][3] = {{0, size - 1, 2}};
+    MTEST_RC(MPI_Group_range_incl(wg, 1, range, &even));
+    MPI_Comm c;
+    MTEST_RC(MPI_Comm_create(MPI_COMM_WORLD, even, &c));
+    if (rank % 2) {
+        MTEST_CHECK(c == MPI_COMM_NULL, "Comm_create: odd rank got a communicator");
+    } else {
+        int n, me;
+        MPI_Comm_size(c, &n);
+        MPI_Comm_rank(c, &me);
+        MTEST_CHECK(n == (size + 1) / 2 && me == rank / 2, "Comm_create: size %d rank %d", n, me);
+        all_to_all_check(c, 6, "create");
+        MPI_Comm_free(&c);
+    }
+    /* Comm_create_group: only the odd ranks call */
+    if (rank % 2) {
+        MPI_Group odd;
+        MTEST_RC(MPI_Group_difference(wg, even, &odd));
+        MTEST_RC(MPI_Comm_create_group(MPI_COMM_WORLD, odd, 17, &c));
+        int n, me;
+        MPI_Comm_size(c, &n);
+        MPI_Comm_rank(c, &me);
+        MTEST_CHECK(n == size / 2 && me == rank / 2, "Comm_create_group: size %d rank %d", n, me);
+        all_to_all_check(c, 7, "create_group");
+        MPI_Comm_free(&c);
+        MPI_Group_free(&odd);
+    }
+    MPI_Group_free(&even);
+    MPI_Group_free(&wg);
+}
+
+static void test_errors(void)
+{
+    MPI_Comm c = MPI_COMM_WORLD;
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    mtest_check_class_at(__FILE__, __LINE__, MPI_Comm_free(&c), MPI_ERR_COMM, "Comm_free(MPI_COMM_WORLD)");
+    c = MPI_COMM_NULL;
+    mtest_check_class_at(__FILE__, __LINE__, MPI_Comm_dup(MPI_COMM_NULL, &c), MPI_ERR_COMM, "Comm_dup(NULL)");
+    /* MPICH 4.0 accepts a negative colour; the standard does not. */
+    if (!MTEST_MPICH_DEVIATION)
+        mtest_check_class_at(__FILE__, __LINE__, MPI_Comm_split(MPI_COMM_WORLD, -5, 0, &c), MPI_ERR_ARG,
+                             "Comm_split with colour -5");
+    mtest_check_class_at(__FILE__, __LINE__, MPI_Comm_create(MPI_COMM_WORLD, MPI_GROUP_NULL, &c), MPI_ERR_GROUP,
+                         "Comm_create(MPI_GROUP_NULL)");
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+}
+
+/* Context ids come back: many more cycles than there are ids. */
+static void test_cycles(int cycles)
+{
+    double t0 = MPI_Wtime();
+    for (int i = 0; i < cycles; i++) {
+        MPI_Comm a, b;
+        MTEST_RC(MPI_Comm_dup(MPI_COMM_WORLD, &a));
+        MTEST_RC(MPI_Comm_split(a, rank % 2, rank, &b));
+        if (i % 1000 == 0)
+            all_to_all_check(b, 8, "cycle");
+        MTEST_RC(MPI_Comm_free(&b));
+        MTEST_RC(MPI_Comm_free(&a));
+    }
+    if (rank == 0 && getenv("COMM_VERBOSE"))
+        printf("%d dup+split+free cycles: %.1f us each\n", cycles, (MPI_Wtime() - t0) / cycles * 1e6);
+}
+
+int main(int argc, char **argv)
+{
+    mtest_init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int cycles = argc > 1 ? atoi(argv[1]) : 10000;
+    test_dup_and_compare();
+    test_split();
+    test_create();
+    test_errors();
+    test_cycles(cycles);
+    return mtest_finalize();
+}
