@@ -93,6 +93,18 @@ typedef struct MPI_Status {
 typedef void (MPI_Comm_errhandler_function)(MPI_Comm *comm, int *errcode, ...);
 typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
 
+/* Attribute callbacks of communicators */
+typedef int (MPI_Comm_copy_attr_function)(MPI_Comm oldcomm, int comm_keyval, void *extra_state,
+                                          void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int (MPI_Comm_delete_attr_function)(MPI_Comm comm, int comm_keyval, void *attribute_val,
+                                            void *extra_state);
+/* MPI_COMM_DUP_FN is a library function whose name the MPICH ABI fixes. */
+int MPIR_Dup_fn(MPI_Comm oldcomm, int keyval, void *extra_state, void *attribute_val_in,
+                void *attribute_val_out, int *flag) DMPI_API;
+#define MPI_COMM_NULL_COPY_FN   ((MPI_Comm_copy_attr_function *)0)
+#define MPI_COMM_NULL_DELETE_FN ((MPI_Comm_delete_attr_function *)0)
+#define MPI_COMM_DUP_FN         ((MPI_Comm_copy_attr_function *)MPIR_Dup_fn)
+
 /* ======================================================================
  * 3. Null and predefined object handles
  * ====================================================================== */
@@ -626,6 +638,15 @@ int MPI_Comm_group(MPI_Comm comm, MPI_Group *group) DMPI_API;
 int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name) DMPI_API;
 int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen) DMPI_API;
 
+/* Attributes on communicators */
+int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
+                         MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval,
+                         void *extra_state) DMPI_API;
+int MPI_Comm_free_keyval(int *comm_keyval) DMPI_API;
+int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val) DMPI_API;
+int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag) DMPI_API;
+int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval) DMPI_API;
+
 /* Groups */
 int MPI_Group_size(MPI_Group group, int *size) DMPI_API;
 int MPI_Group_rank(MPI_Group group, int *rank) DMPI_API;
@@ -772,6 +793,15 @@ int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result) DMPI_API;
 int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group) DMPI_API;
 int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name) DMPI_API;
 int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen) DMPI_API;
+
+/* Attributes on communicators */
+int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
+                          MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval,
+                          void *extra_state) DMPI_API;
+int PMPI_Comm_free_keyval(int *comm_keyval) DMPI_API;
+int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val) DMPI_API;
+int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag) DMPI_API;
+int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval) DMPI_API;
 
 /* Groups */
 int PMPI_Group_size(MPI_Group group, int *size) DMPI_API;

@@ -1,6 +1,7 @@
 /* Communicators: the two predefined ones, and those users create. User
  * communicators have MPICH-style direct handles 0x84000000 | index. */
 #include "core/dmpi.h"
+#include "core/attr.h"
 #include "core/ctxid.h"
 #include "core/errhandler.h"
 #include "core/group.h"
@@ -50,6 +51,11 @@ int dmpi_comm_init_builtins(void)
 
 static void destroy(dmpi_comm_t *c)
 {
+    while (c->attrs) {              /* left over at MPI_Finalize: no callbacks then */
+        dmpi_attr_t *a = c->attrs;
+        c->attrs = a->next;
+        free(a);
+    }
     dmpi_errhandler_release(c->errhandler);
     dmpi_group_release(c->group);
     c->refcount = 0;
@@ -124,8 +130,15 @@ int dmpi_comm_dup(dmpi_comm_t *c, dmpi_comm_t **out)
     if (err != MPI_SUCCESS)
         return err;
     dmpi_group_retain(c->group);
-    if ((err = make_comm(c, c->group, pair, out)) != MPI_SUCCESS)
+    if ((err = make_comm(c, c->group, pair, out)) != MPI_SUCCESS) {
         dmpi_group_release(c->group);
+        return err;
+    }
+    if ((err = dmpi_attr_copy_all(c, *out)) != MPI_SUCCESS) {
+        dmpi_attr_delete_all(*out);
+        dmpi_comm_free(*out);
+        *out = NULL;
+    }
     return err;
 }
 
@@ -218,6 +231,9 @@ int dmpi_comm_split(dmpi_comm_t *c, int color, int key, dmpi_comm_t **out)
 
 int dmpi_comm_free(dmpi_comm_t *c)
 {
+    int err = dmpi_attr_delete_all(c);     /* delete callbacks run first */
+    if (err != MPI_SUCCESS)
+        return err;
     dmpi_obj_remove(&comms, (uint32_t)c->handle);
     dmpi_ctx_release((int)(c->ctx / 2));
     destroy(c);

@@ -69,6 +69,7 @@ typedef struct dmpi_comm {
     MPI_Errhandler errhandler;
     int refcount;                /* nonzero while the communicator exists */
     struct dmpi_group *group;
+    struct dmpi_attr *attrs;     /* cached attributes (core/attr.c) */
     char name[MPI_MAX_OBJECT_NAME];
 } dmpi_comm_t;
 

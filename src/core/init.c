@@ -1,6 +1,7 @@
 /* Start-up and shut-down of the library. */
 #include "core/dmpi.h"
 #include "core/params.h"
+#include "core/attr.h"
 #include "core/errhandler.h"
 #include "p2p/p2p.h"
 #include "p2p/bsend.h"
@@ -91,6 +92,8 @@ static bool transports_quiet(void *arg)
 
 int dmpi_finalize(void)
 {
+    /* MPI says: attributes on MPI_COMM_SELF are deleted first, as if it were freed. */
+    int err0 = dmpi_attr_delete_all(dmpi_comm_get(MPI_COMM_SELF));
     dmpi_bsend_finalize();
     int err = dmpi_coll_barrier(dmpi_comm_get(MPI_COMM_WORLD));
     /* Whatever control messages are still queued must reach their peers,
@@ -103,7 +106,8 @@ int dmpi_finalize(void)
     dmpi_req_pool_finalize();
     dmpi_comm_finalize();
     dmpi_errhandler_finalize();
+    dmpi_keyval_finalize();
     free(dmpi_world.local_of_world);
     dmpi_world.local_of_world = NULL;
-    return err;
+    return err0 != MPI_SUCCESS ? err0 : err;
 }

@@ -153,6 +153,15 @@ int main(int argc, char **argv)
         MPI_Comm_compare(dup, MPI_COMM_WORLD, &cmp);
         MPI_Comm_set_name(dup, "dup");
         MPI_Comm_get_name(dup, cname, &len);
+        {
+            int kv, *tag_ub, flag2;
+            MPI_Comm_create_keyval(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN, &kv, NULL);
+            MPI_Comm_set_attr(dup, kv, &cmp);
+            MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &tag_ub, &flag2);
+            MPI_Comm_delete_attr(dup, kv);
+            MPI_Comm_free_keyval(&kv);
+            (void)MPI_COMM_NULL_COPY_FN;
+        }
         g8 = g7;
         MPI_Group_free(&g8);
         MPI_Group_free(&g1);
