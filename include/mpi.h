@@ -647,6 +647,18 @@ int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val) DMPI_
 int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag) DMPI_API;
 int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval) DMPI_API;
 
+/* Info objects */
+int MPI_Info_create(MPI_Info *info) DMPI_API;
+int MPI_Info_set(MPI_Info info, const char *key, const char *value) DMPI_API;
+int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag) DMPI_API;
+int MPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag) DMPI_API;
+int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag) DMPI_API;
+int MPI_Info_get_nkeys(MPI_Info info, int *nkeys) DMPI_API;
+int MPI_Info_get_nthkey(MPI_Info info, int n, char *key) DMPI_API;
+int MPI_Info_delete(MPI_Info info, const char *key) DMPI_API;
+int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo) DMPI_API;
+int MPI_Info_free(MPI_Info *info) DMPI_API;
+
 /* Groups */
 int MPI_Group_size(MPI_Group group, int *size) DMPI_API;
 int MPI_Group_rank(MPI_Group group, int *rank) DMPI_API;
@@ -802,6 +814,18 @@ int PMPI_Comm_free_keyval(int *comm_keyval) DMPI_API;
 int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val) DMPI_API;
 int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag) DMPI_API;
 int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval) DMPI_API;
+
+/* Info objects */
+int PMPI_Info_create(MPI_Info *info) DMPI_API;
+int PMPI_Info_set(MPI_Info info, const char *key, const char *value) DMPI_API;
+int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag) DMPI_API;
+int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag) DMPI_API;
+int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag) DMPI_API;
+int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys) DMPI_API;
+int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key) DMPI_API;
+int PMPI_Info_delete(MPI_Info info, const char *key) DMPI_API;
+int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo) DMPI_API;
+int PMPI_Info_free(MPI_Info *info) DMPI_API;
 
 /* Groups */
 int PMPI_Group_size(MPI_Group group, int *size) DMPI_API;

@@ -3,6 +3,7 @@
 #include "core/params.h"
 #include "core/attr.h"
 #include "core/errhandler.h"
+#include "core/info.h"
 #include "p2p/p2p.h"
 #include "p2p/bsend.h"
 #include "coll/coll.h"
@@ -77,6 +78,8 @@ int dmpi_init(int required, int *provided)
     if (dmpi_world.thread_level < MPI_THREAD_SINGLE)
         dmpi_world.thread_level = MPI_THREAD_SINGLE;
     *provided = dmpi_world.thread_level;
+    if (dmpi_info_init_env(dmpi_world.thread_level) != MPI_SUCCESS)
+        return dmpi_err(MPI_ERR_NO_MEM, "MPI_Init: out of memory for MPI_INFO_ENV");
     dmpi_world.state = DMPI_STATE_INIT;
     if (dmpi_world.oversubscribed && dmpi_world.local_rank == 0)
         dmpi_verbose(1, "%d ranks on this node share fewer cores: waiting ranks yield the processor",
@@ -107,6 +110,7 @@ int dmpi_finalize(void)
     dmpi_comm_finalize();
     dmpi_errhandler_finalize();
     dmpi_keyval_finalize();
+    dmpi_info_finalize();
     free(dmpi_world.local_of_world);
     dmpi_world.local_of_world = NULL;
     return err0 != MPI_SUCCESS ? err0 : err;

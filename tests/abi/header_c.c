@@ -162,6 +162,22 @@ int main(int argc, char **argv)
             MPI_Comm_free_keyval(&kv);
             (void)MPI_COMM_NULL_COPY_FN;
         }
+        {
+            MPI_Info info, info2;
+            char key[MPI_MAX_INFO_KEY + 1], val[MPI_MAX_INFO_VAL + 1];
+            int vlen, nkeys, iflag, blen = (int)sizeof val;
+            MPI_Info_create(&info);
+            MPI_Info_set(info, "k", "v");
+            MPI_Info_get(info, "k", MPI_MAX_INFO_VAL, val, &iflag);
+            MPI_Info_get_string(info, "k", &blen, val, &iflag);
+            MPI_Info_get_valuelen(info, "k", &vlen, &iflag);
+            MPI_Info_get_nkeys(info, &nkeys);
+            MPI_Info_get_nthkey(info, 0, key);
+            MPI_Info_dup(info, &info2);
+            MPI_Info_delete(info2, "k");
+            MPI_Info_free(&info2);
+            MPI_Info_free(&info);
+        }
         g8 = g7;
         MPI_Group_free(&g8);
         MPI_Group_free(&g1);

@@ -1,0 +1,29 @@
+/* Info objects: ordered lists of (key, value) strings. */
+#ifndef DMPI_INFO_H
+#define DMPI_INFO_H
+
+#include "core/dmpi.h"
+
+typedef struct dmpi_info_entry {
+    struct dmpi_info_entry *next;
+    char *key, *value;
+} dmpi_info_entry_t;
+
+typedef struct dmpi_info {
+    MPI_Info handle;
+    int nkeys;
+    dmpi_info_entry_t *head;     /* in the order the keys were first set */
+} dmpi_info_t;
+
+dmpi_info_t *dmpi_info_get(MPI_Info h);               /* NULL if invalid; MPI_INFO_ENV is valid */
+int dmpi_info_create(MPI_Info *out);
+int dmpi_info_set(dmpi_info_t *info, const char *key, const char *value);
+const char *dmpi_info_lookup(const dmpi_info_t *info, const char *key);   /* NULL if absent */
+int dmpi_info_delete(dmpi_info_t *info, const char *key);  /* MPI_ERR_INFO_NOKEY if absent */
+const char *dmpi_info_nthkey(const dmpi_info_t *info, int n);
+int dmpi_info_dup(const dmpi_info_t *info, MPI_Info *out);
+void dmpi_info_free(dmpi_info_t *info);
+int dmpi_info_init_env(int thread_level);
+void dmpi_info_finalize(void);
+
+#endif
