@@ -5,6 +5,7 @@
 #include "core/ctxid.h"
 #include "core/errhandler.h"
 #include "core/group.h"
+#include "core/info.h"
 #include "core/objtable.h"
 #include "coll/coll.h"
 #include <stdlib.h>
@@ -51,6 +52,8 @@ int dmpi_comm_init_builtins(void)
 
 static void destroy(dmpi_comm_t *c)
 {
+    dmpi_info_drop(c->hints);
+    c->hints = NULL;
     while (c->attrs) {              /* left over at MPI_Finalize: no callbacks then */
         dmpi_attr_t *a = c->attrs;
         c->attrs = a->next;
@@ -134,7 +137,9 @@ int dmpi_comm_dup(dmpi_comm_t *c, dmpi_comm_t **out)
         dmpi_group_release(c->group);
         return err;
     }
-    if ((err = dmpi_attr_copy_all(c, *out)) != MPI_SUCCESS) {
+    if (c->hints && !((*out)->hints = dmpi_info_copy(c->hints)))
+        err = dmpi_err(MPI_ERR_NO_MEM, "MPI_Comm_dup: out of memory for the info hints");
+    if (err != MPI_SUCCESS || (err = dmpi_attr_copy_all(c, *out)) != MPI_SUCCESS) {
         dmpi_attr_delete_all(*out);
         dmpi_comm_free(*out);
         *out = NULL;

@@ -5,6 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
+static void clear(dmpi_info_t *info);
+
 static dmpi_objtable_t infos = {.base = 0x9c000000u};
 static dmpi_info_t env_info = {.handle = MPI_INFO_ENV};
 
@@ -106,6 +108,30 @@ void dmpi_info_free(dmpi_info_t *info)
     clear(info);
     dmpi_obj_remove(&infos, (uint32_t)info->handle);
     free(info);
+}
+
+dmpi_info_t *dmpi_info_copy(const dmpi_info_t *info)
+{
+    if (!info)
+        return NULL;
+    dmpi_info_t *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->handle = MPI_INFO_NULL;
+    for (dmpi_info_entry_t *e = info->head; e; e = e->next)
+        if (dmpi_info_set(c, e->key, e->value) != MPI_SUCCESS) {
+            dmpi_info_drop(c);
+            return NULL;
+        }
+    return c;
+}
+
+void dmpi_info_drop(dmpi_info_t *copy)
+{
+    if (copy) {
+        clear(copy);
+        free(copy);
+    }
 }
 
 /* MPI_INFO_ENV: how this process was started, in the keys MPI reserves. */

@@ -23,6 +23,9 @@ int dmpi_info_delete(dmpi_info_t *info, const char *key);  /* MPI_ERR_INFO_NOKEY
 const char *dmpi_info_nthkey(const dmpi_info_t *info, int n);
 int dmpi_info_dup(const dmpi_info_t *info, MPI_Info *out);
 void dmpi_info_free(dmpi_info_t *info);
+/* A private copy with no handle (NULL for NULL): what communicators keep. */
+dmpi_info_t *dmpi_info_copy(const dmpi_info_t *info);
+void dmpi_info_drop(dmpi_info_t *copy);
 int dmpi_info_init_env(int thread_level);
 void dmpi_info_finalize(void);
 

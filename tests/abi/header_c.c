@@ -174,6 +174,15 @@ int main(int argc, char **argv)
             MPI_Info_get_nkeys(info, &nkeys);
             MPI_Info_get_nthkey(info, 0, key);
             MPI_Info_dup(info, &info2);
+            {
+                MPI_Comm node, dup2;
+                MPI_Info used;
+                MPI_Comm_split_type(dup, MPI_COMM_TYPE_SHARED, 0, info, &node);
+                MPI_Comm_dup_with_info(dup, info, &dup2);
+                MPI_Comm_set_info(dup2, info2);
+                MPI_Comm_get_info(dup2, &used);
+                MPI_Info_free(&used);
+            }
             MPI_Info_delete(info2, "k");
             MPI_Info_free(&info2);
             MPI_Info_free(&info);

@@ -4,7 +4,9 @@
  * non-members), Comm_create_group (only the group calls), Comm_compare
  * (IDENT, CONGRUENT, SIMILAR, UNEQUAL), names, traffic on several
  * communicators at once that must never cross, error classes, and many
- * create/free cycles (context ids are reused, nothing leaks).
+ * create/free cycles (context ids are reused, nothing leaks); Comm_split_type
+ * (one node here: MPI_COMM_TYPE_SHARED holds every rank), Comm_dup_with_info,
+ * Comm_set_info and Comm_get_info.
  *
  *   usage: comm [cycles]     (create/free cycles, default 10000)
  */
@@ -165,6 +167,47 @@ static void test_errors(void)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
 }
 
+static void test_type_and_info(void)
+{
+    MPI_Comm node, none, dup;
+    int n, me, cmp, flag, nkeys;
+    /* every rank of these tests runs on this one node */
+    MTEST_RC(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, size - rank, MPI_INFO_NULL, &node));
+    MPI_Comm_size(node, &n);
+    MPI_Comm_rank(node, &me);
+    MTEST_CHECK(n == size && me == size - 1 - rank, "split_type SHARED: size %d rank %d", n, me);
+    all_to_all_check(node, 9, "split_type");
+    MTEST_RC(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_UNDEFINED, 0, MPI_INFO_NULL, &none));
+    MTEST_CHECK(none == MPI_COMM_NULL, "split_type MPI_UNDEFINED did not give MPI_COMM_NULL");
+
+    MPI_Info info, used;
+    char val[MPI_MAX_INFO_VAL + 1];
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "my_hint", "42");
+    MTEST_RC(MPI_Comm_dup_with_info(node, info, &dup));
+    MPI_Info_free(&info);              /* the communicator keeps its own copy */
+    MTEST_RC(MPI_Comm_compare(dup, node, &cmp));
+    MTEST_CHECK(cmp == MPI_CONGRUENT, "dup_with_info: compare %d", cmp);
+    MTEST_RC(MPI_Comm_get_info(dup, &used));
+    MTEST_RC(MPI_Info_get(used, "my_hint", MPI_MAX_INFO_VAL, val, &flag));
+    /* MPI-4 lets an implementation leave out hints it ignores (MPICH does);
+     * dmpi keeps every hint it was given. */
+    MTEST_CHECK((flag && !strcmp(val, "42")) || MTEST_MPICH_DEVIATION, "get_info lost the hint (flag %d)", flag);
+    MPI_Info_free(&used);
+    MPI_Info empty;
+    MPI_Info_create(&empty);
+    MTEST_RC(MPI_Comm_set_info(dup, empty));
+    MPI_Info_free(&empty);
+    MTEST_RC(MPI_Comm_get_info(dup, &used));
+    MTEST_RC(MPI_Info_get_nkeys(used, &nkeys));
+    /* Which hints get_info returns is the implementation's choice (MPICH adds
+     * its own); dmpi returns exactly those set last. */
+    MTEST_CHECK(nkeys == 0 || MTEST_MPICH_DEVIATION, "set_info with an empty info left %d hints", nkeys);
+    MPI_Info_free(&used);
+    MPI_Comm_free(&dup);
+    MPI_Comm_free(&node);
+}
+
 /* Context ids come back: many more cycles than there are ids. */
 static void test_cycles(int cycles)
 {
@@ -192,6 +235,7 @@ int main(int argc, char **argv)
     test_split();
     test_create();
     test_errors();
+    test_type_and_info();
     test_cycles(cycles);
     return mtest_finalize();
 }
