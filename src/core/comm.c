@@ -171,13 +171,10 @@ int dmpi_comm_create_group(dmpi_comm_t *c, dmpi_group_t *g, int tag, dmpi_comm_t
     if (!members)
         return dmpi_err(MPI_ERR_NO_MEM, "out of memory creating a communicator");
     for (int i = 0; i < g->size && err == MPI_SUCCESS; i++) {
-        int r = MPI_UNDEFINED;
-        for (int j = 0; j < c->size && r == MPI_UNDEFINED; j++)
-            if (dmpi_comm_world_rank(c, j) == g->world[i])
-                r = j;
-        if (r == MPI_UNDEFINED)
+        /* c's group lists its ranks in comm order, so this is the rank in c */
+        members[i] = dmpi_group_rank_of_world(c->group, g->world[i]);
+        if (members[i] == MPI_UNDEFINED)
             err = dmpi_err(MPI_ERR_GROUP, "MPI_Comm_create_group: the group is not a subgroup of the communicator");
-        members[i] = r;
     }
     if (err == MPI_SUCCESS)
         err = agree_pair(c, members, g->size, g->rank, tag, &pair);
@@ -250,16 +247,7 @@ int dmpi_comm_compare(const dmpi_comm_t *a, const dmpi_comm_t *b)
 {
     if (a == b)
         return MPI_IDENT;
-    const dmpi_group_t *x = a->group, *y = b->group;
-    if (x->size != y->size)
-        return MPI_UNEQUAL;
-    bool same_order = true;
-    for (int i = 0; i < x->size && same_order; i++)
-        same_order = x->world[i] == y->world[i];
-    if (same_order)
-        return MPI_CONGRUENT;
-    for (int i = 0; i < x->size; i++)
-        if (dmpi_group_rank_of_world(y, x->world[i]) == MPI_UNDEFINED)
-            return MPI_UNEQUAL;
-    return MPI_SIMILAR;
+    /* Different communicators over the same group in the same order are congruent. */
+    int g = dmpi_group_compare(a->group, b->group);
+    return g == MPI_IDENT ? MPI_CONGRUENT : g;
 }

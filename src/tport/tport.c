@@ -82,6 +82,18 @@ void dmpi_msg_fill(dmpi_msg_t *m, const void *data, size_t n)
         finish_from_msg(m->waiter, m);
 }
 
+/* An unexpected message: a heap copy of the header fields in h, with room
+ * for `bytes` of data, queued in arrival order. */
+static dmpi_msg_t *queue_unexpected(dmpi_matchq_t *q, const dmpi_msg_t *h, size_t bytes)
+{
+    dmpi_msg_t *m = dmpi_msg_alloc(bytes);
+    char *data = m->data;
+    *m = *h;
+    m->data = data;
+    dmpi_mq_add_unexp(q, m);
+    return m;
+}
+
 dmpi_request_t *dmpi_deliver_eager(uint32_t ctx, int src, int tag, int peer, size_t len,
                                    const void *data, size_t have, bool sync, uint64_t cookie,
                                    dmpi_msg_t **um)
@@ -97,19 +109,11 @@ dmpi_request_t *dmpi_deliver_eager(uint32_t ctx, int src, int tag, int peer, siz
         dmpi_recv_fill(r, 0, data, have);
         return r;
     }
-    dmpi_msg_t *m = dmpi_msg_alloc(len);
-    m->ctx = ctx;
-    m->src = src;
-    m->tag = tag;
-    m->peer = peer;
-    m->len = len;
-    m->proto = DMPI_MSG_EAGER;
-    m->sync = sync;
-    m->cookie = cookie;
+    dmpi_msg_t h = {.ctx = ctx, .src = src, .tag = tag, .peer = peer, .len = len, .proto = DMPI_MSG_EAGER,
+                    .sync = sync, .cookie = cookie, .arrived = have};
+    dmpi_msg_t *m = queue_unexpected(q, &h, len);
     if (have)
         memcpy(m->data, data, have);
-    m->arrived = have;
-    dmpi_mq_add_unexp(q, m);
     *um = m;
     return NULL;
 }
@@ -119,24 +123,14 @@ void dmpi_deliver_rndv(uint32_t ctx, int src, int tag, int peer, size_t len,
 {
     dmpi_matchq_t *q = dmpi_mq(ctx);
     dmpi_request_t *r = dmpi_mq_take_posted(q, src, tag);
-    if (r) {
-        dmpi_msg_t m = {.ctx = ctx, .src = src, .tag = tag, .peer = peer, .len = len,
-                        .proto = DMPI_MSG_RNDV, .tflags = (uint8_t)tflags, .cookie = cookie, .addr = addr};
-        matched_status(r, src, tag, len);
-        dmpi_tport_of[peer]->rndv_matched(r, &m);
+    dmpi_msg_t m = {.ctx = ctx, .src = src, .tag = tag, .peer = peer, .len = len,
+                    .proto = DMPI_MSG_RNDV, .tflags = (uint8_t)tflags, .cookie = cookie, .addr = addr};
+    if (!r) {
+        queue_unexpected(q, &m, 0);
         return;
     }
-    dmpi_msg_t *m = dmpi_msg_alloc(0);
-    m->ctx = ctx;
-    m->src = src;
-    m->tag = tag;
-    m->peer = peer;
-    m->len = len;
-    m->proto = DMPI_MSG_RNDV;
-    m->tflags = (uint8_t)tflags;
-    m->cookie = cookie;
-    m->addr = addr;
-    dmpi_mq_add_unexp(q, m);
+    matched_status(r, src, tag, len);
+    dmpi_tport_of[peer]->rndv_matched(r, &m);
 }
 
 void dmpi_recv_from_msg(dmpi_request_t *r, dmpi_msg_t *m)

@@ -224,6 +224,17 @@ static void cma_failed(shm_peer_t *p, int err)
     p->cma_ok = false;
 }
 
+/* Reads n bytes of the sender's buffer at addr into r's buffer at off; a
+ * failure becomes r's error. Returns 0 or the errno. */
+static int read_part(shm_peer_t *p, dmpi_request_t *r, size_t off, uint64_t addr, size_t n)
+{
+    int err = dmpi_cma_read(p->pid, r->buf + off, addr, n);
+    if (err)
+        r->st_error = dmpi_err(MPI_ERR_OTHER, "cross-memory read of %zu bytes from local rank %d failed: %s", n,
+                               (int)(p - dmpi_shm_peers), strerror(err));
+    return err;
+}
+
 /* Split single copy: the sender writes the second part of the message into
  * our buffer while we read the first part from its buffer, so two cores
  * copy at once. We complete when both parts are in (WRITTEN); the sender
@@ -238,12 +249,9 @@ static bool split_copy(shm_peer_t *p, dmpi_request_t *r, dmpi_msg_t *m, size_t n
     r->tx_limit = n;
     r->peer_cookie = m->addr;           /* in case the sender cannot write after all */
     send_ctl3(p, SHM_CTS_SPLIT, m->cookie, n - first, (uint64_t)(uintptr_t)r->buf, (uint64_t)(uintptr_t)r, first);
-    int err = dmpi_cma_read(p->pid, r->buf, m->addr, first);
-    if (err) {
-        r->st_error = dmpi_err(MPI_ERR_OTHER, "cross-memory read of %zu bytes from local rank %d failed: %s",
-                               first, (int)(p - dmpi_shm_peers), strerror(err));
+    int err = read_part(p, r, 0, m->addr, first);
+    if (err)
         cma_failed(p, err);
-    }
     send_ctl(p, SHM_FIN, m->cookie, 0, 0);
     dmpi_recv_advance(r, first);
     return true;
@@ -275,10 +283,7 @@ static void rx_written(shm_peer_t *p, shm_hdr_t *h, const char *payload)
         uint64_t arg[2];
         memcpy(arg, payload, sizeof arg);
         n = r->tx_limit - arg[0];
-        int err = dmpi_cma_read(p->pid, r->buf + arg[0], r->peer_cookie + arg[0], n);
-        if (err)
-            r->st_error = dmpi_err(MPI_ERR_OTHER, "cross-memory read of %zu bytes from local rank %d failed: %s",
-                                   n, (int)(p - dmpi_shm_peers), strerror(err));
+        read_part(p, r, arg[0], r->peer_cookie + arg[0], n);
         send_ctl(p, SHM_FIN, arg[1], 0, 0);
     }
     dmpi_recv_advance(r, n);
