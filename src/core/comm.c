@@ -7,6 +7,7 @@
 #include "core/group.h"
 #include "core/info.h"
 #include "core/objtable.h"
+#include "core/topo.h"
 #include "coll/coll.h"
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +55,8 @@ static void destroy(dmpi_comm_t *c)
 {
     dmpi_info_drop(c->hints);
     c->hints = NULL;
+    dmpi_topo_free(c->topo);
+    c->topo = NULL;
     while (c->attrs) {              /* left over at MPI_Finalize: no callbacks then */
         dmpi_attr_t *a = c->attrs;
         c->attrs = a->next;
@@ -139,6 +142,8 @@ int dmpi_comm_dup(dmpi_comm_t *c, dmpi_comm_t **out)
     }
     if (c->hints && !((*out)->hints = dmpi_info_copy(c->hints)))
         err = dmpi_err(MPI_ERR_NO_MEM, "MPI_Comm_dup: out of memory for the info hints");
+    if (c->topo && !((*out)->topo = dmpi_topo_copy(c->topo)))
+        err = dmpi_err(MPI_ERR_NO_MEM, "MPI_Comm_dup: out of memory for the topology");
     if (err != MPI_SUCCESS || (err = dmpi_attr_copy_all(c, *out)) != MPI_SUCCESS) {
         dmpi_attr_delete_all(*out);
         dmpi_comm_free(*out);

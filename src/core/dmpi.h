@@ -71,6 +71,7 @@ typedef struct dmpi_comm {
     struct dmpi_group *group;
     struct dmpi_attr *attrs;     /* cached attributes (core/attr.c) */
     struct dmpi_info *hints;     /* MPI_Comm_set_info: a private copy, or NULL */
+    struct dmpi_topo *topo;      /* Cartesian / graph topology (core/topo.c), or NULL */
     char name[MPI_MAX_OBJECT_NAME];
 } dmpi_comm_t;
 
