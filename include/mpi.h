@@ -105,6 +105,20 @@ int MPIR_Dup_fn(MPI_Comm oldcomm, int keyval, void *extra_state, void *attribute
 #define MPI_COMM_NULL_DELETE_FN ((MPI_Comm_delete_attr_function *)0)
 #define MPI_COMM_DUP_FN         ((MPI_Comm_copy_attr_function *)MPIR_Dup_fn)
 
+/* Attribute callbacks of datatypes (MPI_TYPE_DUP_FN is MPIR_Dup_fn too) */
+typedef int (MPI_Type_copy_attr_function)(MPI_Datatype oldtype, int type_keyval, void *extra_state,
+                                          void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int (MPI_Type_delete_attr_function)(MPI_Datatype datatype, int type_keyval, void *attribute_val,
+                                            void *extra_state);
+#define MPI_TYPE_NULL_COPY_FN   ((MPI_Type_copy_attr_function *)0)
+#define MPI_TYPE_NULL_DELETE_FN ((MPI_Type_delete_attr_function *)0)
+#define MPI_TYPE_DUP_FN         ((MPI_Type_copy_attr_function *)MPIR_Dup_fn)
+
+/* User reduction functions (MPI_Op_create, MPI_Op_create_c): combine *len
+ * elements of *datatype, inoutvec[i] = invec[i] op inoutvec[i]. */
+typedef void (MPI_User_function)(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
+typedef void (MPI_User_function_c)(void *invec, void *inoutvec, MPI_Count *len, MPI_Datatype *datatype);
+
 /* ======================================================================
  * 3. Null and predefined object handles
  * ====================================================================== */
@@ -663,6 +677,14 @@ int MPI_Info_delete(MPI_Info info, const char *key) DMPI_API;
 int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo) DMPI_API;
 int MPI_Info_free(MPI_Info *info) DMPI_API;
 
+/* Intercommunicators */
+int MPI_Comm_test_inter(MPI_Comm comm, int *flag) DMPI_API;
+int MPI_Comm_remote_size(MPI_Comm comm, int *size) DMPI_API;
+int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group) DMPI_API;
+int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader, int tag,
+                         MPI_Comm *newintercomm) DMPI_API;
+int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm) DMPI_API;
+
 /* Groups */
 int MPI_Group_size(MPI_Group group, int *size) DMPI_API;
 int MPI_Group_rank(MPI_Group group, int *rank) DMPI_API;
@@ -678,11 +700,196 @@ int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *new
 int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup) DMPI_API;
 int MPI_Group_free(MPI_Group *group) DMPI_API;
 
+/* Topologies */
+int MPI_Dims_create(int nnodes, int ndims, int dims[]) DMPI_API;
+int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder,
+                    MPI_Comm *comm_cart) DMPI_API;
+int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank) DMPI_API;
+int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm) DMPI_API;
+int MPI_Cartdim_get(MPI_Comm comm, int *ndims) DMPI_API;
+int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]) DMPI_API;
+int MPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank) DMPI_API;
+int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]) DMPI_API;
+int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest) DMPI_API;
+int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int indx[], const int edges[], int reorder,
+                     MPI_Comm *comm_graph) DMPI_API;
+int MPI_Graph_map(MPI_Comm comm, int nnodes, const int indx[], const int edges[], int *newrank) DMPI_API;
+int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges) DMPI_API;
+int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int indx[], int edges[]) DMPI_API;
+int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors) DMPI_API;
+int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[]) DMPI_API;
+int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[],
+                                   const int sourceweights[], int outdegree, const int destinations[],
+                                   const int destweights[], MPI_Info info, int reorder,
+                                   MPI_Comm *comm_dist_graph) DMPI_API;
+int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[],
+                          const int destinations[], const int weights[], MPI_Info info, int reorder,
+                          MPI_Comm *comm_dist_graph) DMPI_API;
+int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree, int *weighted) DMPI_API;
+int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int sourceweights[],
+                             int maxoutdegree, int destinations[], int destweights[]) DMPI_API;
+int MPI_Topo_test(MPI_Comm comm, int *status) DMPI_API;
+
 /* Datatypes */
 int MPI_Type_size(MPI_Datatype datatype, int *size) DMPI_API;
+int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size) DMPI_API;
+int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent) DMPI_API;
+int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent) DMPI_API;
+int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent) DMPI_API;
+int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent) DMPI_API;
+int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype) DMPI_API;
+int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
+                    MPI_Datatype *newtype) DMPI_API;
+int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                            MPI_Datatype *newtype) DMPI_API;
+int MPI_Type_indexed(int count, const int array_of_blocklengths[], const int array_of_displacements[],
+                     MPI_Datatype oldtype, MPI_Datatype *newtype) DMPI_API;
+int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
+                             const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+                             MPI_Datatype *newtype) DMPI_API;
+int MPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[],
+                                  MPI_Datatype oldtype, MPI_Datatype *newtype) DMPI_API;
+int MPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint array_of_displacements[],
+                                   MPI_Datatype oldtype, MPI_Datatype *newtype) DMPI_API;
+int MPI_Type_create_struct(int count, const int array_of_blocklengths[],
+                           const MPI_Aint array_of_displacements[], const MPI_Datatype array_of_types[],
+                           MPI_Datatype *newtype) DMPI_API;
+int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype) DMPI_API;
+int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype) DMPI_API;
+int MPI_Type_commit(MPI_Datatype *datatype) DMPI_API;
+int MPI_Type_free(MPI_Datatype *datatype) DMPI_API;
+int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name) DMPI_API;
+int MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen) DMPI_API;
+int MPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses, int *num_datatypes,
+                          int *combiner) DMPI_API;
+int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes,
+                          int array_of_integers[], MPI_Aint array_of_addresses[],
+                          MPI_Datatype array_of_datatypes[]) DMPI_API;
+int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype) DMPI_API;
+int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count) DMPI_API;
+int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count) DMPI_API;
+int MPI_Get_address(const void *location, MPI_Aint *address) DMPI_API;
+MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp) DMPI_API;
+MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2) DMPI_API;
+int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize, int *position,
+             MPI_Comm comm) DMPI_API;
+int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount, MPI_Datatype datatype,
+               MPI_Comm comm) DMPI_API;
+int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size) DMPI_API;
+int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
+                           MPI_Type_delete_attr_function *type_delete_attr_fn, int *type_keyval,
+                           void *extra_state) DMPI_API;
+int MPI_Type_free_keyval(int *type_keyval) DMPI_API;
+int MPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val) DMPI_API;
+int MPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag) DMPI_API;
+int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval) DMPI_API;
+
+/* Reduction operations */
+int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op) DMPI_API;
+int MPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op) DMPI_API;
+int MPI_Op_free(MPI_Op *op) DMPI_API;
+int MPI_Op_commutative(MPI_Op op, int *commute) DMPI_API;
+int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype,
+                     MPI_Op op) DMPI_API;
+int MPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype datatype,
+                       MPI_Op op) DMPI_API;
+
+/* Datatypes: subarray, darray, external32 */
+int MPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int array_of_subsizes[],
+                             const int array_of_starts[], int order, MPI_Datatype oldtype,
+                             MPI_Datatype *newtype) DMPI_API;
+int MPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[],
+                           const int array_of_distribs[], const int array_of_dargs[],
+                           const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                           MPI_Datatype *newtype) DMPI_API;
+int MPI_Pack_external(const char *datarep, const void *inbuf, int incount, MPI_Datatype datatype,
+                      void *outbuf, MPI_Aint outsize, MPI_Aint *position) DMPI_API;
+int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
+                        MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype) DMPI_API;
+int MPI_Pack_external_size(const char *datarep, int incount, MPI_Datatype datatype,
+                           MPI_Aint *size) DMPI_API;
 
 /* Collectives */
 int MPI_Barrier(MPI_Comm comm) DMPI_API;
+/* Barrier and data movement */
+int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request) DMPI_API;
+int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+               int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) DMPI_API;
+int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                MPI_Request *request) DMPI_API;
+int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                MPI_Comm comm) DMPI_API;
+int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                 MPI_Comm comm, MPI_Request *request) DMPI_API;
+int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) DMPI_API;
+int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                 MPI_Request *request) DMPI_API;
+int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                 MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                 int root, MPI_Comm comm) DMPI_API;
+int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                  MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                  int root, MPI_Comm comm, MPI_Request *request) DMPI_API;
+int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm) DMPI_API;
+int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) DMPI_API;
+int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                   MPI_Comm comm) DMPI_API;
+int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                    MPI_Comm comm, MPI_Request *request) DMPI_API;
+int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm) DMPI_API;
+int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) DMPI_API;
+int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                  MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+                  MPI_Datatype recvtype, MPI_Comm comm) DMPI_API;
+int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) DMPI_API;
+int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                  const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                  const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) DMPI_API;
+int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                   MPI_Request *request) DMPI_API;
+/* Broadcast and reductions */
+int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) DMPI_API;
+int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+               MPI_Request *request) DMPI_API;
+int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+               MPI_Comm comm) DMPI_API;
+int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+                MPI_Comm comm, MPI_Request *request) DMPI_API;
+int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                  MPI_Comm comm) DMPI_API;
+int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                   MPI_Comm comm, MPI_Request *request) DMPI_API;
+int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
+                       MPI_Op op, MPI_Comm comm) DMPI_API;
+int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
+                        MPI_Op op, MPI_Comm comm, MPI_Request *request) DMPI_API;
+int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype,
+                             MPI_Op op, MPI_Comm comm) DMPI_API;
+int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype,
+                              MPI_Op op, MPI_Comm comm, MPI_Request *request) DMPI_API;
+int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+             MPI_Comm comm) DMPI_API;
+int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+              MPI_Comm comm, MPI_Request *request) DMPI_API;
+int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+               MPI_Comm comm) DMPI_API;
+int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                MPI_Comm comm, MPI_Request *request) DMPI_API;
 
 /* ---- 9b. PMPI_ names (profiling interface) --------------------------- */
 
@@ -835,6 +1042,14 @@ int PMPI_Info_delete(MPI_Info info, const char *key) DMPI_API;
 int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo) DMPI_API;
 int PMPI_Info_free(MPI_Info *info) DMPI_API;
 
+/* Intercommunicators */
+int PMPI_Comm_test_inter(MPI_Comm comm, int *flag) DMPI_API;
+int PMPI_Comm_remote_size(MPI_Comm comm, int *size) DMPI_API;
+int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group) DMPI_API;
+int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader, int tag,
+                          MPI_Comm *newintercomm) DMPI_API;
+int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm) DMPI_API;
+
 /* Groups */
 int PMPI_Group_size(MPI_Group group, int *size) DMPI_API;
 int PMPI_Group_rank(MPI_Group group, int *rank) DMPI_API;
@@ -850,11 +1065,196 @@ int PMPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *ne
 int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup) DMPI_API;
 int PMPI_Group_free(MPI_Group *group) DMPI_API;
 
+/* Topologies */
+int PMPI_Dims_create(int nnodes, int ndims, int dims[]) DMPI_API;
+int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder,
+                     MPI_Comm *comm_cart) DMPI_API;
+int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank) DMPI_API;
+int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm) DMPI_API;
+int PMPI_Cartdim_get(MPI_Comm comm, int *ndims) DMPI_API;
+int PMPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]) DMPI_API;
+int PMPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank) DMPI_API;
+int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]) DMPI_API;
+int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest) DMPI_API;
+int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int indx[], const int edges[], int reorder,
+                      MPI_Comm *comm_graph) DMPI_API;
+int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int indx[], const int edges[], int *newrank) DMPI_API;
+int PMPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges) DMPI_API;
+int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int indx[], int edges[]) DMPI_API;
+int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors) DMPI_API;
+int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[]) DMPI_API;
+int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[],
+                                    const int sourceweights[], int outdegree, const int destinations[],
+                                    const int destweights[], MPI_Info info, int reorder,
+                                    MPI_Comm *comm_dist_graph) DMPI_API;
+int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[],
+                           const int destinations[], const int weights[], MPI_Info info, int reorder,
+                           MPI_Comm *comm_dist_graph) DMPI_API;
+int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree, int *weighted) DMPI_API;
+int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int sourceweights[],
+                              int maxoutdegree, int destinations[], int destweights[]) DMPI_API;
+int PMPI_Topo_test(MPI_Comm comm, int *status) DMPI_API;
+
 /* Datatypes */
 int PMPI_Type_size(MPI_Datatype datatype, int *size) DMPI_API;
+int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size) DMPI_API;
+int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent) DMPI_API;
+int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent) DMPI_API;
+int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent) DMPI_API;
+int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent) DMPI_API;
+int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype) DMPI_API;
+int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
+                     MPI_Datatype *newtype) DMPI_API;
+int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                             MPI_Datatype *newtype) DMPI_API;
+int PMPI_Type_indexed(int count, const int array_of_blocklengths[], const int array_of_displacements[],
+                      MPI_Datatype oldtype, MPI_Datatype *newtype) DMPI_API;
+int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
+                              const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+                              MPI_Datatype *newtype) DMPI_API;
+int PMPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[],
+                                   MPI_Datatype oldtype, MPI_Datatype *newtype) DMPI_API;
+int PMPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint array_of_displacements[],
+                                    MPI_Datatype oldtype, MPI_Datatype *newtype) DMPI_API;
+int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
+                            const MPI_Aint array_of_displacements[], const MPI_Datatype array_of_types[],
+                            MPI_Datatype *newtype) DMPI_API;
+int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype) DMPI_API;
+int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype) DMPI_API;
+int PMPI_Type_commit(MPI_Datatype *datatype) DMPI_API;
+int PMPI_Type_free(MPI_Datatype *datatype) DMPI_API;
+int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name) DMPI_API;
+int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen) DMPI_API;
+int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses, int *num_datatypes,
+                           int *combiner) DMPI_API;
+int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes,
+                           int array_of_integers[], MPI_Aint array_of_addresses[],
+                           MPI_Datatype array_of_datatypes[]) DMPI_API;
+int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype) DMPI_API;
+int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count) DMPI_API;
+int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count) DMPI_API;
+int PMPI_Get_address(const void *location, MPI_Aint *address) DMPI_API;
+MPI_Aint PMPI_Aint_add(MPI_Aint base, MPI_Aint disp) DMPI_API;
+MPI_Aint PMPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2) DMPI_API;
+int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize, int *position,
+              MPI_Comm comm) DMPI_API;
+int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount, MPI_Datatype datatype,
+                MPI_Comm comm) DMPI_API;
+int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size) DMPI_API;
+int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
+                            MPI_Type_delete_attr_function *type_delete_attr_fn, int *type_keyval,
+                            void *extra_state) DMPI_API;
+int PMPI_Type_free_keyval(int *type_keyval) DMPI_API;
+int PMPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val) DMPI_API;
+int PMPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag) DMPI_API;
+int PMPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval) DMPI_API;
+
+/* Reduction operations */
+int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op) DMPI_API;
+int PMPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op) DMPI_API;
+int PMPI_Op_free(MPI_Op *op) DMPI_API;
+int PMPI_Op_commutative(MPI_Op op, int *commute) DMPI_API;
+int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype,
+                      MPI_Op op) DMPI_API;
+int PMPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype datatype,
+                        MPI_Op op) DMPI_API;
+
+/* Datatypes: subarray, darray, external32 */
+int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int array_of_subsizes[],
+                             const int array_of_starts[], int order, MPI_Datatype oldtype,
+                             MPI_Datatype *newtype) DMPI_API;
+int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[],
+                           const int array_of_distribs[], const int array_of_dargs[],
+                           const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                           MPI_Datatype *newtype) DMPI_API;
+int PMPI_Pack_external(const char *datarep, const void *inbuf, int incount, MPI_Datatype datatype,
+                      void *outbuf, MPI_Aint outsize, MPI_Aint *position) DMPI_API;
+int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
+                        MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype) DMPI_API;
+int PMPI_Pack_external_size(const char *datarep, int incount, MPI_Datatype datatype,
+                           MPI_Aint *size) DMPI_API;
 
 /* Collectives */
 int PMPI_Barrier(MPI_Comm comm) DMPI_API;
+/* Barrier and data movement */
+int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request) DMPI_API;
+int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) DMPI_API;
+int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                 MPI_Request *request) DMPI_API;
+int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                 MPI_Comm comm) DMPI_API;
+int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                  MPI_Comm comm, MPI_Request *request) DMPI_API;
+int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) DMPI_API;
+int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                  MPI_Request *request) DMPI_API;
+int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                  MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                  int root, MPI_Comm comm) DMPI_API;
+int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                   MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                   int root, MPI_Comm comm, MPI_Request *request) DMPI_API;
+int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm) DMPI_API;
+int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) DMPI_API;
+int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                    MPI_Comm comm) DMPI_API;
+int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                     MPI_Comm comm, MPI_Request *request) DMPI_API;
+int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm) DMPI_API;
+int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) DMPI_API;
+int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+                   MPI_Datatype recvtype, MPI_Comm comm) DMPI_API;
+int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) DMPI_API;
+int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) DMPI_API;
+int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                    const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                    const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                    MPI_Request *request) DMPI_API;
+/* Broadcast and reductions */
+int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) DMPI_API;
+int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                MPI_Request *request) DMPI_API;
+int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+                MPI_Comm comm) DMPI_API;
+int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+                 MPI_Comm comm, MPI_Request *request) DMPI_API;
+int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                   MPI_Comm comm) DMPI_API;
+int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                    MPI_Comm comm, MPI_Request *request) DMPI_API;
+int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
+                        MPI_Op op, MPI_Comm comm) DMPI_API;
+int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
+                         MPI_Op op, MPI_Comm comm, MPI_Request *request) DMPI_API;
+int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype,
+                              MPI_Op op, MPI_Comm comm) DMPI_API;
+int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype,
+                               MPI_Op op, MPI_Comm comm, MPI_Request *request) DMPI_API;
+int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+              MPI_Comm comm) DMPI_API;
+int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+               MPI_Comm comm, MPI_Request *request) DMPI_API;
+int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                MPI_Comm comm) DMPI_API;
+int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                 MPI_Comm comm, MPI_Request *request) DMPI_API;
 
 #if defined(__cplusplus)
 }

@@ -22,6 +22,12 @@ int dmpi_check_source(const char *fn, int src, const dmpi_comm_t *c);
 int dmpi_check_send_tag(const char *fn, int tag);
 int dmpi_check_recv_tag(const char *fn, int tag);
 int dmpi_check_ptr(const char *fn, const void *p, const char *what);
+/* MPI_ERR_COMM unless c is an intracommunicator (topologies, split_type,
+ * create_group) or an intercommunicator respectively. */
+int dmpi_check_intra(const char *fn, const dmpi_comm_t *c);
+int dmpi_check_inter(const char *fn, const dmpi_comm_t *c);
+/* MPI_ERR_COMM on an intercommunicator: its collectives do not exist yet. */
+int dmpi_check_coll_comm(const char *fn, const dmpi_comm_t *c);
 
 /* All the checks of a send (dest) or receive (source): comm, count, type, buffer, rank, tag. */
 int dmpi_check_send_args(const char *fn, const void *buf, int count, MPI_Datatype type, int dest, int tag,
@@ -45,7 +51,7 @@ static inline dmpi_comm_t *dmpi_comm_or_null(MPI_Comm h) { return dmpi_comm_get(
 static inline bool dmpi_p2p_args_ok(const dmpi_comm_t *c, const dmpi_dtype_t *dt, const void *buf, int count,
                                     int rank, int tag)
 {
-    return dmpi_ready() && c && dt && dt->committed && count >= 0 && (unsigned)rank < (unsigned)c->size &&
+    return dmpi_ready() && c && dt && dt->committed && count >= 0 && (unsigned)rank < (unsigned)c->peer_size &&
            tag >= 0 && (buf || count == 0);
 }
 

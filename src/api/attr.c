@@ -10,12 +10,7 @@ DMPI_ALIAS(Comm_delete_attr)
 
 static int check_keyval(const char *fn, int keyval, bool predefined_ok)
 {
-    if (dmpi_keyval_valid(keyval) || (predefined_ok && dmpi_keyval_predefined(keyval)))
-        return MPI_SUCCESS;
-    if (dmpi_keyval_predefined(keyval))
-        return dmpi_err(MPI_ERR_KEYVAL, "%s: keyval 0x%x is predefined and cannot be changed", fn, (unsigned)keyval);
-    return dmpi_err(MPI_ERR_KEYVAL, "%s: invalid keyval 0x%x%s", fn, (unsigned)keyval,
-                    keyval == MPI_KEYVAL_INVALID ? " (MPI_KEYVAL_INVALID)" : "");
+    return dmpi_keyval_check(fn, keyval, DMPI_ATTR_COMM, predefined_ok);
 }
 
 int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
@@ -25,7 +20,8 @@ int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
     const char *fn = "MPI_Comm_create_keyval";
     int err;
     if ((err = dmpi_check_init(fn)) || (err = dmpi_check_ptr(fn, comm_keyval, "comm_keyval")) ||
-        (err = dmpi_keyval_create(comm_copy_attr_fn, comm_delete_attr_fn, extra_state, comm_keyval)))
+        (err = dmpi_keyval_create(DMPI_ATTR_COMM, comm_copy_attr_fn, comm_delete_attr_fn, extra_state,
+                                  comm_keyval)))
         return dmpi_api_error(NULL, fn, err);
     return MPI_SUCCESS;
 }

@@ -49,16 +49,18 @@ int dmpi_check_buf(const char *fn, const void *buf, int count, const dmpi_dtype_
 
 int dmpi_check_dest(const char *fn, int dest, const dmpi_comm_t *c)
 {
-    if ((dest >= 0 && dest < c->size) || dest == MPI_PROC_NULL)
+    if ((dest >= 0 && dest < c->peer_size) || dest == MPI_PROC_NULL)
         return MPI_SUCCESS;
-    return dmpi_err(MPI_ERR_RANK, "%s: invalid destination rank %d (%s has %d ranks)", fn, dest, c->name, c->size);
+    return dmpi_err(MPI_ERR_RANK, "%s: invalid destination rank %d (%s has %d %sranks)", fn, dest, c->name,
+                    c->peer_size, dmpi_comm_is_inter(c) ? "remote " : "");
 }
 
 int dmpi_check_source(const char *fn, int src, const dmpi_comm_t *c)
 {
-    if ((src >= 0 && src < c->size) || src == MPI_PROC_NULL || src == MPI_ANY_SOURCE)
+    if ((src >= 0 && src < c->peer_size) || src == MPI_PROC_NULL || src == MPI_ANY_SOURCE)
         return MPI_SUCCESS;
-    return dmpi_err(MPI_ERR_RANK, "%s: invalid source rank %d (%s has %d ranks)", fn, src, c->name, c->size);
+    return dmpi_err(MPI_ERR_RANK, "%s: invalid source rank %d (%s has %d %sranks)", fn, src, c->name, c->peer_size,
+                    dmpi_comm_is_inter(c) ? "remote " : "");
 }
 
 int dmpi_check_send_tag(const char *fn, int tag)
@@ -83,6 +85,31 @@ int dmpi_check_ptr(const char *fn, const void *p, const char *what)
     if (p)
         return MPI_SUCCESS;
     return dmpi_err(MPI_ERR_ARG, "%s: %s is NULL", fn, what);
+}
+
+/* Communicators are named in messages; a user's may have no name. */
+static const char *comm_name(const dmpi_comm_t *c) { return c->name[0] ? c->name : "the communicator"; }
+
+int dmpi_check_intra(const char *fn, const dmpi_comm_t *c)
+{
+    if (!dmpi_comm_is_inter(c))
+        return MPI_SUCCESS;
+    return dmpi_err(MPI_ERR_COMM, "%s: %s is an intercommunicator; this call needs an intracommunicator", fn,
+                    comm_name(c));
+}
+
+int dmpi_check_coll_comm(const char *fn, const dmpi_comm_t *c)
+{
+    if (!dmpi_comm_is_inter(c))
+        return MPI_SUCCESS;
+    return dmpi_err(MPI_ERR_COMM, "%s: collectives on intercommunicators are not supported yet", fn);
+}
+
+int dmpi_check_inter(const char *fn, const dmpi_comm_t *c)
+{
+    if (dmpi_comm_is_inter(c))
+        return MPI_SUCCESS;
+    return dmpi_err(MPI_ERR_COMM, "%s: %s is not an intercommunicator", fn, comm_name(c));
 }
 
 int dmpi_check_send_args(const char *fn, const void *buf, int count, MPI_Datatype type, int dest, int tag,

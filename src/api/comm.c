@@ -1,10 +1,8 @@
-/* Communicator queries and the barrier. */
+/* Communicator queries: rank and size. */
 #include "api/api.h"
-#include "coll/coll.h"
 
 DMPI_ALIAS(Comm_rank)
 DMPI_ALIAS(Comm_size)
-DMPI_ALIAS(Barrier)
 
 int PMPI_Comm_rank(MPI_Comm comm, int *rank)
 {
@@ -25,15 +23,5 @@ int PMPI_Comm_size(MPI_Comm comm, int *size)
     if ((err = dmpi_check_init(fn)) || (err = dmpi_check_comm(fn, comm, &c)) || (err = dmpi_check_ptr(fn, size, "size")))
         return dmpi_api_error(c, fn, err);
     *size = c->size;
-    return MPI_SUCCESS;
-}
-
-int PMPI_Barrier(MPI_Comm comm)
-{
-    const char *fn = "MPI_Barrier";
-    dmpi_comm_t *c = NULL;
-    int err;
-    if ((err = dmpi_check_init(fn)) || (err = dmpi_check_comm(fn, comm, &c)) || (err = dmpi_coll_barrier(c)))
-        return dmpi_api_error(c, fn, err);
     return MPI_SUCCESS;
 }

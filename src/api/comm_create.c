@@ -83,6 +83,8 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
     dmpi_group_t *g;
     int err = check_comm_out(fn, comm, newcomm, &c);
     if (err == MPI_SUCCESS)
+        err = dmpi_check_intra(fn, c);      /* MPI defines it for intracommunicators only */
+    if (err == MPI_SUCCESS)
         err = dmpi_check_send_tag(fn, tag);
     if (err == MPI_SUCCESS)
         err = check_subgroup(fn, c, group, &g);

@@ -35,7 +35,8 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
     dmpi_info_t *i;
     int err;
     if ((err = dmpi_check_init(fn)) || (err = dmpi_check_comm(fn, comm, &c)) ||
-        (err = dmpi_check_ptr(fn, newcomm, "newcomm")) || (err = check_info_arg(fn, info, &i)))
+        (err = dmpi_check_intra(fn, c)) || (err = dmpi_check_ptr(fn, newcomm, "newcomm")) ||
+        (err = check_info_arg(fn, info, &i)))
         return dmpi_api_error(c, fn, err);
     int color;
     const char *resource = i ? dmpi_info_lookup(i, "mpi_hw_resource_type") : NULL;

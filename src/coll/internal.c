@@ -15,9 +15,17 @@ static int recv_words(dmpi_comm_t *v, int from, int tag, void *buf, int bytes)
     return dmpi_recv(buf, bytes, dmpi_dtype_get(MPI_BYTE), from, tag, v, MPI_STATUS_IGNORE);
 }
 
+/* These address ranks of c's own group: an intercommunicator has none to give. */
+static int inter_error(void)
+{
+    return dmpi_err(MPI_ERR_COMM, "collectives on intercommunicators are not supported yet");
+}
+
 /* Binomial reduce to members[0], then binomial broadcast from it. */
 int dmpi_coll_band(dmpi_comm_t *c, const int *members, int n, int me, int tag, uint32_t *words, int nwords)
 {
+    if (dmpi_comm_is_inter(c))
+        return inter_error();
     dmpi_comm_t v = dmpi_coll_view(c);
     int bytes = nwords * (int)sizeof *words, err = MPI_SUCCESS;
     uint32_t *in = malloc((size_t)bytes);
@@ -49,6 +57,8 @@ int dmpi_coll_band(dmpi_comm_t *c, const int *members, int n, int me, int tag, u
 /* Linear gather to rank 0, then a binomial broadcast of the whole array. */
 int dmpi_coll_allgather_ints(dmpi_comm_t *c, const int *mine, int k, int *all)
 {
+    if (dmpi_comm_is_inter(c))
+        return inter_error();
     dmpi_comm_t v = dmpi_coll_view(c);
     int n = c->size, me = c->rank, bytes = k * (int)sizeof(int), err = MPI_SUCCESS;
     for (int i = 0; i < k; i++)

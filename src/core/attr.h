@@ -1,6 +1,11 @@
-/* Attributes cached on communicators, and the keyvals that name them.
- * The predefined keys (MPI_TAG_UB, MPI_HOST, ...) are answered from the
- * world state, not stored. */
+/* Attributes cached on communicators and datatypes, and the keyvals that
+ * name them. One keyval table serves every kind of object; a keyval
+ * remembers the kind it was made for, and using it on another kind is
+ * MPI_ERR_KEYVAL. The predefined keys of communicators (MPI_TAG_UB,
+ * MPI_HOST, ...) are answered from the world state, not stored.
+ *
+ * The attribute functions take the object itself (dmpi_comm_t * or
+ * dmpi_dtype_t *): a _Generic picks its kind, handle and list. */
 #ifndef DMPI_ATTR_H
 #define DMPI_ATTR_H
 
@@ -12,19 +17,56 @@ typedef struct dmpi_attr {
     void *value;
 } dmpi_attr_t;
 
-int dmpi_keyval_create(MPI_Comm_copy_attr_function *copy, MPI_Comm_delete_attr_function *del, void *extra,
+typedef enum dmpi_attr_kind { DMPI_ATTR_COMM, DMPI_ATTR_TYPE, DMPI_ATTR_KINDS } dmpi_attr_kind_t;
+
+/* The callbacks of every kind. MPI_Comm and MPI_Datatype are both int, so
+ * MPI_Comm_copy_attr_function and MPI_Type_copy_attr_function are this
+ * very type (and the delete functions the other). */
+typedef int dmpi_attr_copy_fn(int handle, int keyval, void *extra, void *in, void *out, int *flag);
+typedef int dmpi_attr_delete_fn(int handle, int keyval, void *value, void *extra);
+
+/* An object that carries attributes. */
+typedef struct dmpi_attr_owner {
+    dmpi_attr_kind_t kind;
+    int handle;
+    dmpi_attr_t **list;
+} dmpi_attr_owner_t;
+
+static inline dmpi_attr_owner_t dmpi_attr_owner_comm(dmpi_comm_t *c)
+{
+    return (dmpi_attr_owner_t){DMPI_ATTR_COMM, c->handle, &c->attrs};
+}
+static inline dmpi_attr_owner_t dmpi_attr_owner_type(dmpi_dtype_t *t)
+{
+    return (dmpi_attr_owner_t){DMPI_ATTR_TYPE, t->handle, &t->attrs};
+}
+#define dmpi_attr_owner(obj) \
+    _Generic((obj), dmpi_comm_t *: dmpi_attr_owner_comm, dmpi_dtype_t *: dmpi_attr_owner_type)(obj)
+
+/* Keyvals. */
+int dmpi_keyval_create(dmpi_attr_kind_t kind, dmpi_attr_copy_fn *copy, dmpi_attr_delete_fn *del, void *extra,
                        int *keyval);
 int dmpi_keyval_free(int *keyval);
-bool dmpi_keyval_valid(int keyval);
+/* MPI_SUCCESS if keyval is a live keyval made for kind (or, with
+ * predefined_ok, a predefined one of that kind); otherwise MPI_ERR_KEYVAL
+ * with a message naming fn. */
+int dmpi_keyval_check(const char *fn, int keyval, dmpi_attr_kind_t kind, bool predefined_ok);
 bool dmpi_keyval_predefined(int keyval);
-
-int dmpi_attr_set(dmpi_comm_t *c, int keyval, void *value);
-int dmpi_attr_get(dmpi_comm_t *c, int keyval, void **value, int *flag);
-int dmpi_attr_delete(dmpi_comm_t *c, int keyval);
-/* MPI_Comm_dup: run the copy callbacks of old's attributes onto new. */
-int dmpi_attr_copy_all(dmpi_comm_t *old, dmpi_comm_t *new_comm);
-/* MPI_Comm_free and MPI_Finalize: run every delete callback, drop all. */
-int dmpi_attr_delete_all(dmpi_comm_t *c);
 void dmpi_keyval_finalize(void);
+
+/* Attributes, for an owner made by dmpi_attr_owner(). */
+int dmpi_attr_set_on(dmpi_attr_owner_t o, int keyval, void *value);
+int dmpi_attr_get_on(dmpi_attr_owner_t o, int keyval, void **value, int *flag);
+int dmpi_attr_delete_on(dmpi_attr_owner_t o, int keyval);
+/* Runs the copy callbacks of old's attributes onto new (Comm_dup, Type_dup). */
+int dmpi_attr_copy_all_on(dmpi_attr_owner_t old, dmpi_attr_owner_t new_obj);
+/* Runs every delete callback and drops the attributes (the object goes). */
+int dmpi_attr_delete_all_on(dmpi_attr_owner_t o);
+
+#define dmpi_attr_set(obj, keyval, value) dmpi_attr_set_on(dmpi_attr_owner(obj), keyval, value)
+#define dmpi_attr_get(obj, keyval, value, flag) dmpi_attr_get_on(dmpi_attr_owner(obj), keyval, value, flag)
+#define dmpi_attr_delete(obj, keyval) dmpi_attr_delete_on(dmpi_attr_owner(obj), keyval)
+#define dmpi_attr_copy_all(old, new_obj) dmpi_attr_copy_all_on(dmpi_attr_owner(old), dmpi_attr_owner(new_obj))
+#define dmpi_attr_delete_all(obj) dmpi_attr_delete_all_on(dmpi_attr_owner(obj))
 
 #endif

@@ -29,7 +29,8 @@ dmpi_comm_t *dmpi_comm_get_slow(MPI_Comm h)
 static void init_builtin(dmpi_comm_t *c, MPI_Comm h, int pair, dmpi_group_t *g, const char *name)
 {
     *c = (dmpi_comm_t){.handle = h, .ctx = 2u * (uint32_t)pair, .rank = g->rank, .size = g->size,
-                       .world_of = g->world, .errhandler = MPI_ERRORS_ARE_FATAL, .refcount = 1, .group = g};
+                       .world_of = g->world, .peer_size = g->size, .peer_world_of = g->world,
+                       .errhandler = MPI_ERRORS_ARE_FATAL, .refcount = 1, .group = g};
     strcpy(c->name, name);
 }
 
@@ -46,7 +47,7 @@ int dmpi_comm_init_builtins(void)
         return -1;
     dmpi_ctx_init();
     init_builtin(&comm_world, MPI_COMM_WORLD, 0, gw, "MPI_COMM_WORLD");
-    comm_world.world_of = NULL;     /* identity: the fast path needs no lookup */
+    comm_world.world_of = comm_world.peer_world_of = NULL;   /* identity: the fast path needs no lookup */
     init_builtin(&comm_self, MPI_COMM_SELF, 1, gs, "MPI_COMM_SELF");
     return 0;
 }
@@ -64,6 +65,13 @@ static void destroy(dmpi_comm_t *c)
     }
     dmpi_errhandler_release(c->errhandler);
     dmpi_group_release(c->group);
+    if (c->remote_group)
+        dmpi_group_release(c->remote_group);
+    if (c->local_comm) {            /* an intercommunicator's private side */
+        dmpi_ctx_release((int)(c->local_comm->ctx / 2));
+        destroy(c->local_comm);
+        free(c->local_comm);
+    }
     c->refcount = 0;
 }
 
@@ -97,15 +105,15 @@ static int agree_pair(dmpi_comm_t *c, const int *members, int n, int me, int tag
     return MPI_SUCCESS;
 }
 
-/* A communicator over group g (this process is in it) on context pair. */
-static int make_comm(dmpi_comm_t *parent, dmpi_group_t *g, int pair, dmpi_comm_t **out)
+int dmpi_comm_make(dmpi_comm_t *parent, dmpi_group_t *g, int pair, bool hidden, dmpi_comm_t **out)
 {
     dmpi_comm_t *c = malloc(sizeof *c);
     if (!c)
         return dmpi_err(MPI_ERR_NO_MEM, "out of memory for a communicator");
     *c = (dmpi_comm_t){.ctx = 2u * (uint32_t)pair, .rank = g->rank, .size = g->size, .world_of = g->world,
-                       .errhandler = parent->errhandler, .refcount = 1, .group = g};
-    uint32_t h = dmpi_obj_add(&comms, c);
+                       .peer_size = g->size, .peer_world_of = g->world, .errhandler = parent->errhandler,
+                       .refcount = 1, .group = g};
+    uint32_t h = hidden ? (uint32_t)MPI_COMM_NULL : dmpi_obj_add(&comms, c);
     if (!h) {
         free(c);
         return dmpi_err(MPI_ERR_NO_MEM, "out of memory for communicator handles");
@@ -115,6 +123,12 @@ static int make_comm(dmpi_comm_t *parent, dmpi_group_t *g, int pair, dmpi_comm_t
     dmpi_ctx_take(pair);
     *out = c;
     return MPI_SUCCESS;
+}
+
+/* A communicator over group g (this process is in it) on context pair. */
+static int make_comm(dmpi_comm_t *parent, dmpi_group_t *g, int pair, dmpi_comm_t **out)
+{
+    return dmpi_comm_make(parent, g, pair, false, out);
 }
 
 /* Every rank of c takes part in agreeing on the pair. */
@@ -127,7 +141,7 @@ static int all_members(dmpi_comm_t *c, int **members)
     return MPI_SUCCESS;
 }
 
-int dmpi_comm_dup(dmpi_comm_t *c, dmpi_comm_t **out)
+static int dup_intra(dmpi_comm_t *c, dmpi_comm_t **out)
 {
     int *members, pair, err = all_members(c, &members);
     if (err == MPI_SUCCESS)
@@ -136,10 +150,16 @@ int dmpi_comm_dup(dmpi_comm_t *c, dmpi_comm_t **out)
     if (err != MPI_SUCCESS)
         return err;
     dmpi_group_retain(c->group);
-    if ((err = make_comm(c, c->group, pair, out)) != MPI_SUCCESS) {
+    if ((err = make_comm(c, c->group, pair, out)) != MPI_SUCCESS)
         dmpi_group_release(c->group);
+    return err;
+}
+
+int dmpi_comm_dup(dmpi_comm_t *c, dmpi_comm_t **out)
+{
+    int err = dmpi_comm_is_inter(c) ? dmpi_intercomm_dup(c, out) : dup_intra(c, out);
+    if (err != MPI_SUCCESS)
         return err;
-    }
     if (c->hints && !((*out)->hints = dmpi_info_copy(c->hints)))
         err = dmpi_err(MPI_ERR_NO_MEM, "MPI_Comm_dup: out of memory for the info hints");
     if (c->topo && !((*out)->topo = dmpi_topo_copy(c->topo)))
@@ -155,6 +175,8 @@ int dmpi_comm_dup(dmpi_comm_t *c, dmpi_comm_t **out)
 /* Create: every rank of c calls, those in g get the communicator. */
 int dmpi_comm_create(dmpi_comm_t *c, dmpi_group_t *g, dmpi_comm_t **out)
 {
+    if (dmpi_comm_is_inter(c))
+        return dmpi_intercomm_create_sub(c, g, out);
     int *members, pair, err = all_members(c, &members);
     if (err == MPI_SUCCESS)
         err = agree_pair(c, members, c->size, c->rank, DMPI_TAG_CTXID, &pair);
@@ -204,6 +226,8 @@ static int by_key_then_rank(const void *a, const void *b)
 
 int dmpi_comm_split(dmpi_comm_t *c, int color, int key, dmpi_comm_t **out)
 {
+    if (dmpi_comm_is_inter(c))
+        return dmpi_intercomm_split(c, color, key, out);
     *out = NULL;
     int mine[2] = {color, key}, n = c->size, pair;
     int *all = malloc((size_t)n * 2 * sizeof(int)), *members = NULL;
@@ -252,7 +276,15 @@ int dmpi_comm_compare(const dmpi_comm_t *a, const dmpi_comm_t *b)
 {
     if (a == b)
         return MPI_IDENT;
-    /* Different communicators over the same group in the same order are congruent. */
+    if (dmpi_comm_is_inter(a) != dmpi_comm_is_inter(b))
+        return MPI_UNEQUAL;
+    /* Different communicators over the same group in the same order are
+     * congruent; intercommunicators compare both their groups. */
     int g = dmpi_group_compare(a->group, b->group);
+    if (dmpi_comm_is_inter(a)) {
+        int r = dmpi_group_compare(a->remote_group, b->remote_group);
+        g = g == MPI_UNEQUAL || r == MPI_UNEQUAL ? MPI_UNEQUAL : g == MPI_IDENT && r == MPI_IDENT ? MPI_IDENT
+                                                                                                    : MPI_SIMILAR;
+    }
     return g == MPI_IDENT ? MPI_CONGRUENT : g;
 }

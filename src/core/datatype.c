@@ -1,18 +1,24 @@
-/* Datatypes: the predefined ones (O(1) lookup from the handle) and the
- * pack/unpack of noncontiguous layouts. Each type describes one element as
- * a list of (offset, length) blocks; contiguous types move with memcpy. */
+/* Datatype handles: the predefined types (O(1) lookup from the handle), the
+ * MINLOC/MAXLOC pair types, and the table of derived types. */
 #include "core/dmpi.h"
 #include "core/datatype_builtin.h"
+#include "core/dtype_internal.h"
+#include "core/objtable.h"
+#include <stdio.h>
 #include <string.h>
 
 #define DT_KIND_MASK 0xfc000000u
 #define DT_BUILTIN 0x4c000000u
 #define DT_DIRECT 0x8c000000u
+#define DT_DERIVED 0xcc000000u
 
 dmpi_dtype_t dmpi_builtin_dtypes[DMPI_BUILTIN_TYPES];
 #define builtins dmpi_builtin_dtypes
 _Static_assert(DMPI_BUILTIN_TYPES == DMPI_BUILTIN_MAX, "builtin table size");
-static dmpi_block_t builtin_blocks[DMPI_BUILTIN_MAX];
+static dmpi_run_t builtin_runs[DMPI_BUILTIN_MAX];
+
+/* Derived types: MPICH-style indirect handles 0xcc000000 | index. */
+static dmpi_objtable_t derived = {.base = DT_DERIVED};
 
 /* The value-and-index pair types of MINLOC/MAXLOC, laid out as the C
  * compiler lays out the matching structs. */
@@ -22,39 +28,55 @@ struct long_int { long v; int i; };
 struct short_int { short v; int i; };
 struct long_double_int { long double v; int i; };
 
-#define PAIR(T, VT)                                                         \
-    {{0, sizeof(VT)}, {offsetof(struct T, i), sizeof(int)}}, sizeof(VT) + sizeof(int), sizeof(struct T)
+#define PAIR(T, VT, VH)                                                              \
+    {{0, 0, sizeof(VT), 1, 0}, {offsetof(struct T, i), 0, sizeof(int), 1, sizeof(VT)}},  \
+        sizeof(VT) + sizeof(int), sizeof(struct T), _Alignof(struct T), VH
 
 static const struct pair_layout {
-    dmpi_block_t blocks[2];
+    dmpi_run_t runs[2];
     size_t size;
     size_t extent;
+    size_t align;
+    MPI_Datatype value;          /* type of the value part */
     const char *name;
 } pair_layouts[] = {
-    {PAIR(float_int, float), "MPI_FLOAT_INT"},
-    {PAIR(double_int, double), "MPI_DOUBLE_INT"},
-    {PAIR(long_int, long), "MPI_LONG_INT"},
-    {PAIR(short_int, short), "MPI_SHORT_INT"},
-    {PAIR(long_double_int, long double), "MPI_LONG_DOUBLE_INT"},
+    {PAIR(float_int, float, MPI_FLOAT), "MPI_FLOAT_INT"},
+    {PAIR(double_int, double, MPI_DOUBLE), "MPI_DOUBLE_INT"},
+    {PAIR(long_int, long, MPI_LONG), "MPI_LONG_INT"},
+    {PAIR(short_int, short, MPI_SHORT), "MPI_SHORT_INT"},
+    {PAIR(long_double_int, long double, MPI_LONG_DOUBLE), "MPI_LONG_DOUBLE_INT"},
 };
 #define NPAIRS (sizeof pair_layouts / sizeof pair_layouts[0])
 static dmpi_dtype_t pairs[NPAIRS];
-static dmpi_block_t pair_blocks[NPAIRS][2];
+static dmpi_run_t pair_runs[NPAIRS][2];
 
 static void init_pair(int i)
 {
     const struct pair_layout *l = &pair_layouts[i];
     dmpi_dtype_t *t = &pairs[i];
-    memcpy(pair_blocks[i], l->blocks, sizeof l->blocks);
-    int nb = 2;
-    if (pair_blocks[i][0].off + (MPI_Aint)pair_blocks[i][0].len == pair_blocks[i][1].off) {
-        pair_blocks[i][0].len += pair_blocks[i][1].len;   /* no gap inside: one block */
-        nb = 1;
+    memcpy(pair_runs[i], l->runs, sizeof l->runs);
+    int nr = 2;
+    if (pair_runs[i][0].off + (MPI_Aint)pair_runs[i][0].len == pair_runs[i][1].off) {
+        pair_runs[i][0].len += pair_runs[i][1].len;   /* no gap inside: one run */
+        nr = 1;
     }
     *t = (dmpi_dtype_t){.handle = (MPI_Datatype)(DT_DIRECT | (unsigned)i), .size = l->size, .lb = 0,
-                        .extent = (MPI_Aint)l->extent, .committed = true, .predefined = true, .nblocks = nb,
-                        .blocks = pair_blocks[i], .name = l->name};
-    t->contig = nb == 1 && l->size == l->extent;
+                        .extent = (MPI_Aint)l->extent, .true_lb = 0, .true_extent = (MPI_Aint)l->extent,
+                        .committed = true, .predefined = true, .nruns = nr, .runs = pair_runs[i],
+                        .basic = t->handle, .nbasic = 2, .align = l->align, .refcount = 1};
+    t->basic = t->handle;
+    t->true_extent = pair_runs[i][nr - 1].off + (MPI_Aint)pair_runs[i][nr - 1].len;
+    t->contig = nr == 1 && l->size == l->extent;
+    snprintf(t->name, sizeof t->name, "%s", l->name);
+}
+
+/* Largest alignment a predefined type of this size needs on x86_64. */
+static size_t builtin_align(size_t size)
+{
+    size_t a = 1;
+    while (a < size && a < 16)
+        a *= 2;
+    return size ? a : 1;
 }
 
 void dmpi_dtype_init(void)
@@ -66,13 +88,32 @@ void dmpi_dtype_init(void)
         if (!h)
             continue;
         size_t size = (h >> 8) & 0xff;
-        builtin_blocks[i] = (dmpi_block_t){0, size};
+        builtin_runs[i] = (dmpi_run_t){0, 0, size, 1, 0};
         builtins[i] = (dmpi_dtype_t){.handle = (MPI_Datatype)h, .size = size, .lb = 0, .extent = (MPI_Aint)size,
-                                     .contig = true, .committed = true, .predefined = true, .nblocks = 1,
-                                     .blocks = &builtin_blocks[i], .name = dmpi_builtin_types[i].name};
+                                     .true_lb = 0, .true_extent = (MPI_Aint)size, .contig = true,
+                                     .committed = true, .predefined = true, .nruns = size ? 1 : 0,
+                                     .runs = &builtin_runs[i], .basic = (MPI_Datatype)h,
+                                     .nbasic = size ? 1 : 0, .align = builtin_align(size), .refcount = 1};
+        snprintf(builtins[i].name, sizeof builtins[i].name, "%s", dmpi_builtin_types[i].name);
+    }
+    /* Composite predefined types count their parts (MPI_Get_elements). */
+    static const MPI_Datatype twos[] = {MPI_2INT, MPI_2INTEGER, MPI_2REAL, MPI_2DOUBLE_PRECISION};
+    for (size_t i = 0; i < sizeof twos / sizeof twos[0]; i++) {
+        dmpi_dtype_t *t = &builtins[(unsigned)twos[i] & 0xff];
+        t->nbasic = 2;
+        t->align = t->size / 2;
     }
     for (size_t i = 0; i < NPAIRS; i++)
         init_pair((int)i);
+}
+
+/* The predefined type of the value in a pair type (its first part). */
+MPI_Datatype dmpi_dtype_pair_value(const dmpi_dtype_t *pair)
+{
+    unsigned u = (unsigned)pair->handle;
+    if ((u & DT_KIND_MASK) == DT_DIRECT && (u & ~DT_KIND_MASK) < NPAIRS)
+        return pair_layouts[u & ~DT_KIND_MASK].value;
+    return MPI_DATATYPE_NULL;
 }
 
 /* Everything but an initialized predefined type (see dmpi_dtype_get). */
@@ -86,40 +127,26 @@ dmpi_dtype_t *dmpi_dtype_get_slow(MPI_Datatype h)
     }
     if ((u & DT_KIND_MASK) == DT_DIRECT && (u & ~DT_KIND_MASK) < NPAIRS)
         return &pairs[u & ~DT_KIND_MASK];
+    if ((u & DT_KIND_MASK) == DT_DERIVED)
+        return dmpi_obj_get(&derived, u);
     return NULL;
 }
 
-void dmpi_dtype_pack(const dmpi_dtype_t *dt, size_t count, const void *src, void *dst)
+/* Gives a new derived type its handle; false when out of handles. */
+bool dmpi_dtype_register(dmpi_dtype_t *dt)
 {
-    char *d = dst;
-    const char *s = src;
-    if (dt->contig) {
-        if (count && dt->size)
-            memcpy(d, s + dt->lb, count * dt->size);
-        return;
-    }
-    for (size_t e = 0; e < count; e++, s += dt->extent)
-        for (int b = 0; b < dt->nblocks; b++) {
-            memcpy(d, s + dt->blocks[b].off, dt->blocks[b].len);
-            d += dt->blocks[b].len;
-        }
+    uint32_t h = dmpi_obj_add(&derived, dt);
+    dt->handle = (MPI_Datatype)h;
+    return h != 0;
 }
 
-void dmpi_dtype_unpack(const dmpi_dtype_t *dt, size_t count, const void *src, void *dst, size_t bytes)
+void dmpi_dtype_unregister(dmpi_dtype_t *dt) { dmpi_obj_remove(&derived, (uint32_t)dt->handle); }
+
+/* At MPI_Finalize: the types the program did not free go too. */
+void dmpi_dtype_finalize(void)
 {
-    const char *s = src;
-    char *d = dst;
-    if (dt->contig) {
-        size_t n = count * dt->size;
-        if (bytes && n)
-            memcpy(d + dt->lb, s, bytes < n ? bytes : n);
-        return;
-    }
-    for (size_t e = 0; e < count && bytes > 0; e++, d += dt->extent)
-        for (int b = 0; b < dt->nblocks && bytes > 0; b++) {
-            size_t n = dt->blocks[b].len < bytes ? dt->blocks[b].len : bytes;
-            memcpy(d + dt->blocks[b].off, s, n);
-            s += n;
-            bytes -= n;
-        }
+    for (int i = 0; i < derived.cap; i++)
+        if (derived.slot[i])
+            dmpi_dtype_destroy(derived.slot[i]);
+    dmpi_obj_clear(&derived);
 }

@@ -28,19 +28,50 @@ typedef struct dmpi_world {
 extern dmpi_world_t dmpi_world;
 
 /* ---- datatypes ----------------------------------------------------------- */
-typedef struct dmpi_block { MPI_Aint off; size_t len; } dmpi_block_t;
+/* The data of one element of a type, in typemap order, as runs of equal
+ * blocks: count blocks of len bytes, the first at off from the element's
+ * start, each next one stride bytes further. Built once by the type's
+ * constructor (core/dtype_create.c); the pack engine (core/dtype_pack.c)
+ * walks them. */
+typedef struct dmpi_run {
+    MPI_Aint off, stride;
+    size_t len, count;
+    size_t before;               /* packed bytes of the element before this run */
+} dmpi_run_t;
+
+struct dmpi_dtype_contents;
 
 typedef struct dmpi_dtype {
     MPI_Datatype handle;
     size_t size;                 /* bytes of data in one element */
-    MPI_Aint lb, extent;
-    bool contig;                 /* one block at offset 0 and size == extent */
+    MPI_Aint lb, extent;         /* bounds used for counts and displacements */
+    MPI_Aint true_lb, true_extent;  /* bounds of the data itself */
+    bool contig;                 /* n elements are n * size bytes at buf + true_lb */
     bool committed;
     bool predefined;             /* MPI_BYTE ... and the pair types */
-    int nblocks;                 /* layout of one element, for pack/unpack */
-    const dmpi_block_t *blocks;
-    const char *name;
+    bool bounds_set;             /* lb/extent were set by Type_create_resized below */
+    int nruns;                   /* layout of one element, for pack/unpack */
+    dmpi_run_t *runs;
+    MPI_Datatype basic;          /* predefined type all the data is made of, or MPI_DATATYPE_NULL */
+    size_t nbasic;               /* predefined elements in one element (MPI_Get_elements) */
+    size_t align;                /* largest alignment of the data (struct extents round up to it) */
+    struct dmpi_dtype_contents *contents;   /* derived: how it was made; NULL if predefined */
+    int refcount;                /* the user's handle and every type made from this one */
+    struct dmpi_attr *attrs;     /* cached attributes */
+    char name[MPI_MAX_OBJECT_NAME];
 } dmpi_dtype_t;
+
+/* How a derived type was made, as MPI_Type_get_contents reports it. inner
+ * is the type the layout was built from for DUP, RESIZED, SUBARRAY and
+ * DARRAY (walks of the typemap follow it); types[] are held references. */
+typedef struct dmpi_dtype_contents {
+    int combiner;
+    int nints, naints, ntypes;
+    int *ints;
+    MPI_Aint *aints;
+    MPI_Datatype *types;
+    dmpi_dtype_t *inner;
+} dmpi_dtype_contents_t;
 
 /* NULL if not a valid datatype. Predefined types take the inline path. */
 #define DMPI_BUILTIN_TYPES 0x46
@@ -55,8 +86,40 @@ static inline dmpi_dtype_t *dmpi_dtype_get(MPI_Datatype h)
     return dmpi_dtype_get_slow(h);
 }
 void dmpi_dtype_init(void);
+void dmpi_dtype_finalize(void);
+
+/* Constructors (core/dtype_create.c). The arguments are those that
+ * MPI_Type_get_contents returns for the combiner, already checked by the
+ * api layer; the new type has refcount 1 and is not committed. */
+int dmpi_dtype_create(int combiner, int nints, const int *ints, int naints, const MPI_Aint *aints, int ntypes,
+                      const MPI_Datatype *types, dmpi_dtype_t **out);
+/* Same layout as inner, reported with the given contents (subarray, darray). */
+int dmpi_dtype_create_as(dmpi_dtype_t *inner, int combiner, int nints, const int *ints, int naints,
+                         const MPI_Aint *aints, int ntypes, const MPI_Datatype *types, dmpi_dtype_t **out);
+void dmpi_dtype_retain(dmpi_dtype_t *dt);
+void dmpi_dtype_release(dmpi_dtype_t *dt);   /* frees a derived type at refcount 0 */
+
+/* Pack engine (core/dtype_pack.c). Bytes are counted in the packed stream
+ * of count elements; the range versions move bytes [first, first + n). */
 void dmpi_dtype_pack(const dmpi_dtype_t *dt, size_t count, const void *src, void *dst);
 void dmpi_dtype_unpack(const dmpi_dtype_t *dt, size_t count, const void *src, void *dst, size_t bytes);
+void dmpi_dtype_pack_range(const dmpi_dtype_t *dt, const void *base, size_t first, size_t n, void *dst);
+void dmpi_dtype_unpack_range(const dmpi_dtype_t *dt, void *base, size_t first, size_t n, const void *src);
+/* Fills up to max (address, length) pieces of bytes [first, first + n) of the
+ * data at base; returns how many, and in *covered how many bytes they hold. */
+struct iovec;
+int dmpi_dtype_iov(const dmpi_dtype_t *dt, const void *base, size_t first, size_t n, struct iovec *iov, int max,
+                   size_t *covered);
+
+/* Typemap walks (core/dtype_walk.c). */
+/* Predefined elements in the first bytes of count elements; -1 if bytes
+ * ends inside a predefined element. */
+MPI_Count dmpi_dtype_elements(const dmpi_dtype_t *dt, size_t bytes);
+/* Calls fn for each run of n predefined elements of type basic at disp
+ * (from base), in typemap order, for count elements. Stops early and returns
+ * what fn returns if that is not 0. */
+typedef int dmpi_dtype_visit_fn(void *ctx, dmpi_dtype_t *basic, MPI_Aint disp, size_t n);
+int dmpi_dtype_walk(const dmpi_dtype_t *dt, size_t count, dmpi_dtype_visit_fn *fn, void *ctx);
 
 /* ---- communicators ------------------------------------------------------- */
 struct dmpi_group;
@@ -66,12 +129,19 @@ typedef struct dmpi_comm {
     uint32_t ctx;                /* point-to-point context; ctx + 1 is for collectives */
     int rank, size;
     const int *world_of;         /* comm rank -> world rank; NULL means identity */
+    /* The ranks point-to-point names: this group's on an intracommunicator
+     * (equal to size and world_of), the remote group's on an intercommunicator. */
+    int peer_size;
+    const int *peer_world_of;    /* peer rank -> world rank; NULL means identity */
     MPI_Errhandler errhandler;
     int refcount;                /* nonzero while the communicator exists */
+    uint32_t coll_seq;           /* collectives started: each schedule's tag (coll/sched.c) */
     struct dmpi_group *group;
     struct dmpi_attr *attrs;     /* cached attributes (core/attr.c) */
     struct dmpi_info *hints;     /* MPI_Comm_set_info: a private copy, or NULL */
     struct dmpi_topo *topo;      /* Cartesian / graph topology (core/topo.c), or NULL */
+    struct dmpi_group *remote_group;  /* intercommunicators only, else NULL */
+    struct dmpi_comm *local_comm;     /* intercommunicators: private intracommunicator of the local group */
     char name[MPI_MAX_OBJECT_NAME];
 } dmpi_comm_t;
 
@@ -88,6 +158,12 @@ static inline int dmpi_comm_world_rank(const dmpi_comm_t *c, int r)
 {
     return c->world_of ? c->world_of[r] : r;
 }
+/* The world rank of the process that point-to-point rank r names. */
+static inline int dmpi_comm_peer_world(const dmpi_comm_t *c, int r)
+{
+    return c->peer_world_of ? c->peer_world_of[r] : r;
+}
+static inline bool dmpi_comm_is_inter(const dmpi_comm_t *c) { return c->remote_group != NULL; }
 int dmpi_comm_init_builtins(void);
 void dmpi_comm_finalize(void);
 
@@ -99,6 +175,20 @@ int dmpi_comm_create(dmpi_comm_t *c, struct dmpi_group *g, dmpi_comm_t **out);
 int dmpi_comm_create_group(dmpi_comm_t *c, struct dmpi_group *g, int tag, dmpi_comm_t **out);
 int dmpi_comm_free(dmpi_comm_t *c);
 int dmpi_comm_compare(const dmpi_comm_t *a, const dmpi_comm_t *b);  /* MPI_IDENT ... MPI_UNEQUAL */
+/* A communicator over group g (this process is in it) on context pair,
+ * taking over the caller's reference to g; a hidden one gets no handle. */
+int dmpi_comm_make(dmpi_comm_t *parent, struct dmpi_group *g, int pair, bool hidden, dmpi_comm_t **out);
+
+/* Intercommunicators (core/intercomm.c). leader_err is the local leader's
+ * verdict on peer_comm, remote_leader and tag (checked by the api layer
+ * there; MPI_SUCCESS elsewhere), passed on to its whole group. */
+int dmpi_intercomm_create(dmpi_comm_t *local, int local_leader, dmpi_comm_t *peer, int remote_leader, int tag,
+                          int leader_err, dmpi_comm_t **out);
+int dmpi_intercomm_merge(dmpi_comm_t *ic, bool high, dmpi_comm_t **out);
+/* The intercommunicator forms of dup, split and create, called by core/comm.c. */
+int dmpi_intercomm_dup(dmpi_comm_t *ic, dmpi_comm_t **out);
+int dmpi_intercomm_split(dmpi_comm_t *ic, int color, int key, dmpi_comm_t **out);
+int dmpi_intercomm_create_sub(dmpi_comm_t *ic, struct dmpi_group *g, dmpi_comm_t **out);
 
 /* ---- errors -------------------------------------------------------------- */
 /* Makes an error code of class cls carrying a formatted message that

@@ -1,9 +1,11 @@
 /* Start-up and shut-down of the library. */
 #include "core/dmpi.h"
+#include "coll/select.h"
 #include "core/params.h"
 #include "core/attr.h"
 #include "core/errhandler.h"
 #include "core/info.h"
+#include "core/op.h"
 #include "p2p/p2p.h"
 #include "p2p/bsend.h"
 #include "coll/coll.h"
@@ -57,7 +59,7 @@ static bool more_ranks_than_cores(void)
 
 int dmpi_init(int required, int *provided)
 {
-    if (dmpi_params_load() != 0)
+    if (dmpi_params_load() != 0 || dmpi_coll_check_params() != 0)
         return dmpi_err(MPI_ERR_OTHER, "MPI_Init: invalid DMPI_* environment variable (see above)");
     if (dmpi_pmi_init(&dmpi_world.rank, &dmpi_world.size, &dmpi_world.appnum) != 0)
         return dmpi_err(MPI_ERR_OTHER, "MPI_Init: cannot reach the process manager (PMI)");
@@ -110,6 +112,8 @@ int dmpi_finalize(void)
     dmpi_comm_finalize();
     dmpi_errhandler_finalize();
     dmpi_keyval_finalize();
+    dmpi_op_finalize();
+    dmpi_dtype_finalize();
     dmpi_info_finalize();
     free(dmpi_world.local_of_world);
     dmpi_world.local_of_world = NULL;

@@ -9,7 +9,7 @@
 
 dmpi_params_t dmpi_params;
 
-typedef enum { P_SIZE, P_INT, P_DOUBLE, P_PATH } ptype_t;
+typedef enum { P_SIZE, P_INT, P_DOUBLE, P_PATH, P_NAME } ptype_t;
 
 typedef struct param {
     const char *name;
@@ -28,6 +28,8 @@ static const param_t table[] = {
      "smallest rendezvous message read directly from the sender with process_vm_readv; smaller ones use the pipelined copy"},
     {"CMA_SPLIT_MIN", P_SIZE, "32768", P(cma_split_min),
      "single-copy messages from this size are copied by both ranks at once, half each (0 = never)"},
+    {"CMA_BLOCK_MIN", P_SIZE, "1024", P(cma_block_min),
+     "noncontiguous data is read with process_vm_readv only if its blocks average this many bytes; shorter blocks are packed through the ring"},
     {"RING_SIZE", P_SIZE, "0", P(ring_size),
      "bytes of each per-pair ring; 0 picks 128 KiB, shrunk for large nodes so the rings stay within 64 MiB"},
     {"FRAG_SIZE", P_SIZE, "0", P(frag_size),
@@ -38,6 +40,21 @@ static const param_t table[] = {
      "idle polls before a waiting rank starts yielding its core between polls, when ranks outnumber cores (16 times as many otherwise)"},
     {"HANG_TIMEOUT", P_DOUBLE, "300", P(hang_timeout),
      "seconds a rank may wait in one call before it prints what it waits for, and again every as many seconds (0 = never)"},
+#define COLL(NAME, field, what)                                                                    \
+    {"COLL_" NAME, P_NAME, "auto", P(field),                                                       \
+     "algorithm of " what ": auto (the decision table), or an algorithm name from docs/collectives.md"}
+    COLL("BARRIER", coll_barrier, "MPI_Barrier and MPI_Ibarrier"),
+    COLL("BCAST", coll_bcast, "MPI_Bcast and MPI_Ibcast"),
+    COLL("REDUCE", coll_reduce, "MPI_Reduce and MPI_Ireduce"),
+    COLL("ALLREDUCE", coll_allreduce, "MPI_Allreduce and MPI_Iallreduce"),
+    COLL("GATHER", coll_gather, "MPI_Gather and MPI_Igather"),
+    COLL("SCATTER", coll_scatter, "MPI_Scatter and MPI_Iscatter"),
+    COLL("ALLGATHER", coll_allgather, "MPI_Allgather(v) and MPI_Iallgather(v)"),
+    COLL("ALLTOALL", coll_alltoall, "MPI_Alltoall and MPI_Ialltoall"),
+    COLL("ALLTOALLV", coll_alltoallv, "MPI_Alltoallv/w and MPI_Ialltoallv/w"),
+    COLL("REDUCE_SCATTER", coll_reduce_scatter, "MPI_Reduce_scatter(_block) and their nonblocking forms"),
+    {"ALLTOALLV_WINDOW", P_INT, "8", P(alltoallv_window),
+     "exchanges in flight at once in the throttled linear alltoallv"},
     {"VERBOSE", P_INT, "0", P(verbose),
      "0 quiet; 1 prints start-up decisions (paths, fallbacks); 2 adds details"},
 };
@@ -93,6 +110,11 @@ static int parse_one(const param_t *p, const char *s)
                 return 0;
             }
         return -1;
+    case P_NAME:                       /* an identifier: [a-z0-9_]+ */
+        if (!*s || strlen(s) >= DMPI_PARAM_NAME_MAX || strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(s))
+            return -1;
+        strcpy(base, s);
+        return 0;
     }
     return -1;
 }
@@ -121,6 +143,7 @@ static void format_current(const param_t *p, char *cur, size_t len)
     case P_INT: snprintf(cur, len, "%d", *(const int *)base); break;
     case P_DOUBLE: snprintf(cur, len, "%g", *(const double *)base); break;
     case P_PATH: snprintf(cur, len, "%s", path_names[*(const int *)base]); break;
+    case P_NAME: snprintf(cur, len, "%s", base); break;
     }
 }
 

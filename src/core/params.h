@@ -5,15 +5,24 @@
 
 #include <stddef.h>
 
+#define DMPI_PARAM_NAME_MAX 32
+
 typedef struct dmpi_params {
     size_t eager_limit;       /* EAGER_LIMIT: largest message sent eagerly between ranks on a node */
     size_t cma_min;           /* CMA_MIN: smallest rendezvous message read with one process_vm_readv */
     size_t cma_split_min;     /* CMA_SPLIT_MIN: from this size both ranks copy half each (0 = never) */
+    size_t cma_block_min;     /* CMA_BLOCK_MIN: noncontiguous data goes by cma only with blocks this long on average */
     size_t ring_size;         /* RING_SIZE: bytes of each per-pair ring (0 = sized by node size) */
     size_t frag_size;         /* FRAG_SIZE: largest piece of a message in one ring slot */
     int shm_path;             /* SHM_PATH: auto, eager, copy or cma: force one path for every size */
     int spin_count;           /* SPIN_COUNT: polls before yielding the core when oversubscribed */
     double hang_timeout;      /* HANG_TIMEOUT: seconds of waiting before a report of what is awaited */
+    /* COLL_<NAME>: a collective's algorithm by name, "auto" for the decision table */
+    char coll_barrier[DMPI_PARAM_NAME_MAX], coll_bcast[DMPI_PARAM_NAME_MAX], coll_reduce[DMPI_PARAM_NAME_MAX],
+        coll_allreduce[DMPI_PARAM_NAME_MAX], coll_gather[DMPI_PARAM_NAME_MAX], coll_scatter[DMPI_PARAM_NAME_MAX],
+        coll_allgather[DMPI_PARAM_NAME_MAX], coll_alltoall[DMPI_PARAM_NAME_MAX], coll_alltoallv[DMPI_PARAM_NAME_MAX],
+        coll_reduce_scatter[DMPI_PARAM_NAME_MAX];
+    int alltoallv_window;     /* ALLTOALLV_WINDOW: exchanges in flight in the throttled linear alltoallv */
     int verbose;              /* VERBOSE: 0 quiet, 1 decisions, 2 details */
 } dmpi_params_t;
 

@@ -1,12 +1,64 @@
 /* Process topologies (Cartesian, graph, distributed graph) attached to
- * communicators. Comm_dup copies them; freeing a communicator frees them. */
+ * communicators. Comm_dup copies them; freeing a communicator frees them.
+ * The api layer checks every argument (ranges, sizes, pointers) before it
+ * calls the functions below, which then cannot fail except for memory. */
 #ifndef DMPI_TOPO_H
 #define DMPI_TOPO_H
 
 #include "core/dmpi.h"
 
-struct dmpi_topo;
-struct dmpi_topo *dmpi_topo_copy(const struct dmpi_topo *t);   /* NULL if out of memory */
-void dmpi_topo_free(struct dmpi_topo *t);                       /* t may be NULL */
+/* One allocation: the header, then the arrays the pointers point into. */
+typedef struct dmpi_topo {
+    int kind;                    /* MPI_CART, MPI_GRAPH or MPI_DIST_GRAPH */
+    union {
+        struct { int ndims; int *dims, *periods; } cart;          /* periods: 0 or 1 */
+        struct { int nnodes, nedges; int *index, *edges; } graph; /* MPI's cumulative index */
+        struct {
+            int indegree, outdegree;
+            bool weighted;       /* false if created with MPI_UNWEIGHTED */
+            int *sources, *sourceweights, *destinations, *destweights;
+        } dist;
+    };
+    int data[];
+} dmpi_topo_t;
+
+dmpi_topo_t *dmpi_topo_copy(const dmpi_topo_t *t);    /* NULL if out of memory */
+void dmpi_topo_free(dmpi_topo_t *t);                    /* t may be NULL */
+
+/* The topology of c if it is of this kind, else NULL. */
+static inline const dmpi_topo_t *dmpi_topo_of(const dmpi_comm_t *c, int kind)
+{
+    return c->topo && c->topo->kind == kind ? c->topo : NULL;
+}
+
+/* MPI_Dims_create: fills the zero entries of dims[ndims]. */
+int dmpi_dims_create(int nnodes, int ndims, int *dims);
+
+/* Creation, collective over c. *out is NULL for processes left out. */
+int dmpi_cart_create(dmpi_comm_t *c, int ndims, const int *dims, const int *periods, dmpi_comm_t **out);
+int dmpi_cart_sub(dmpi_comm_t *c, const int *remain_dims, dmpi_comm_t **out);
+int dmpi_graph_create(dmpi_comm_t *c, int nnodes, const int *index, const int *edges, dmpi_comm_t **out);
+int dmpi_dist_graph_create_adjacent(dmpi_comm_t *c, int indegree, const int *sources, const int *sourceweights,
+                                    int outdegree, const int *destinations, const int *destweights,
+                                    bool weighted, dmpi_comm_t **out);
+int dmpi_dist_graph_create(dmpi_comm_t *c, int n, const int *sources, const int *degrees,
+                           const int *destinations, const int *weights, bool weighted, dmpi_comm_t **out);
+
+/* Queries. Arrays are the user's; at most max entries are written (MPI
+ * returns the first part of a longer list). Cart_rank takes coordinates
+ * already checked against the non-periodic extents. */
+void dmpi_cart_get(const dmpi_topo_t *t, int rank, int maxdims, int *dims, int *periods, int *coords);
+int dmpi_cart_rank(const dmpi_topo_t *t, const int *coords);
+void dmpi_cart_shift(const dmpi_topo_t *t, int rank, int direction, int disp, int *source, int *dest);
+void dmpi_graph_get(const dmpi_topo_t *t, int maxindex, int maxedges, int *index, int *edges);
+int dmpi_graph_degree(const dmpi_topo_t *t, int rank);
+void dmpi_graph_neighbors(const dmpi_topo_t *t, int rank, int maxneighbors, int *neighbors);
+/* Weights only where the array is not NULL (the api passes NULL for MPI_UNWEIGHTED). */
+void dmpi_dist_graph_neighbors(const dmpi_topo_t *t, int maxindegree, int *sources, int *sourceweights,
+                               int maxoutdegree, int *destinations, int *destweights);
+
+/* Mapping without reordering: the process's own rank if it is in the
+ * topology of `nodes` processes, else MPI_UNDEFINED. */
+int dmpi_topo_map(const dmpi_comm_t *c, long long nodes);
 
 #endif

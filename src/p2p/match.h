@@ -22,6 +22,7 @@ typedef struct dmpi_msg {
     size_t arrived;              /* eager: bytes received so far */
     uint64_t cookie;             /* sender's request id */
     uint64_t addr;               /* rendezvous: sender's buffer address */
+    uint64_t layout;             /* rendezvous, SHM_F_LAYOUT: address of the sender's datatype */
     dmpi_request_t *waiter;      /* receive matched while bytes still arrive */
     char *data;                  /* eager payload (points just past this struct) */
 } dmpi_msg_t;

@@ -11,13 +11,30 @@
 #include <sched.h>
 #include <stdio.h>
 
-int dmpi_progress(void) { return dmpi_tport_progress(); }
+static int (*hook)(void);
+
+void dmpi_progress_set_hook(int (*fn)(void)) { hook = fn; }
+
+/* One pass over the transports, then whatever the layer above advances. */
+static inline int poll_all(void)
+{
+    int did = dmpi_tport_progress();
+    if (hook)
+        did += hook();
+    return did;
+}
+
+int dmpi_progress(void) { return poll_all(); }
 
 /* What r is, for a person: "a receive from rank 3 with tag 5 on MPI_COMM_WORLD". */
 static void describe(const dmpi_request_t *r, char *buf, size_t len)
 {
     if (!r) {
         snprintf(buf, len, "one of several requests (%d in use)", dmpi_req_live_count());
+        return;
+    }
+    if (r->kind == DMPI_REQ_COLL) {
+        snprintf(buf, len, "a collective operation (its other ranks may not have called it yet)");
         return;
     }
     const char *what = r->kind == DMPI_REQ_SEND ? "a send to" : "a receive from";
@@ -70,7 +87,7 @@ void dmpi_progress_wait(dmpi_request_t *r)
     unsigned spins = 0;
     double start = 0, next = 0;
     while (!r->done) {
-        if (dmpi_tport_progress())
+        if (poll_all())
             continue;
         spins = idle(r, spins, &start, &next);
     }
@@ -81,7 +98,7 @@ void dmpi_progress_until(bool (*cond)(void *), void *arg)
     unsigned spins = 0;
     double start = 0, next = 0;
     while (!cond(arg)) {
-        if (dmpi_tport_progress())
+        if (poll_all())
             continue;
         spins = idle(NULL, spins, &start, &next);
     }

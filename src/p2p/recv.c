@@ -5,19 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Where the bytes go: the user's buffer, or a pack buffer unpacked at the end. */
+/* Where the bytes go: the user's buffer, or for noncontiguous types
+ * straight into the type's layout by the pack engine (dmpi_req_put). */
 static int prepare_recv_data(dmpi_request_t *r)
 {
     dmpi_dtype_t *dt = r->dt;
     r->bytes = (size_t)r->ucount * dt->size;
-    if (dt->contig) {
-        r->buf = (char *)r->ubuf + dt->lb;
-        return MPI_SUCCESS;
-    }
-    r->tmp = malloc(r->bytes ? r->bytes : 1);
-    if (!r->tmp)
-        return dmpi_err(MPI_ERR_NO_MEM, "cannot allocate %zu bytes to receive a message", r->bytes);
-    r->buf = r->tmp;
+    r->nc = !dt->contig;
+    r->buf = r->nc ? NULL : (char *)r->ubuf + dt->true_lb;
     return MPI_SUCCESS;
 }
 
@@ -62,6 +57,7 @@ int dmpi_recv(void *buf, int count, dmpi_dtype_t *dt, int src, int tag, dmpi_com
     r.persistent = 0;
     r.free_on_done = 0;
     r.tmp = NULL;
+    r.dt_held = 0;
     r.bsend_region = NULL;
     fill_recv(&r, buf, count, dt, src, tag, c);
     int err = start_recv(&r);
@@ -79,6 +75,7 @@ int dmpi_irecv(void *buf, int count, dmpi_dtype_t *dt, int src, int tag, dmpi_co
     if (!r)
         return dmpi_err(MPI_ERR_NO_MEM, "out of request objects");
     fill_recv(r, buf, count, dt, src, tag, c);
+    dmpi_req_hold_type(r);
     int err = start_recv(r);
     if (err != MPI_SUCCESS) {
         dmpi_req_free(r);
@@ -95,6 +92,7 @@ int dmpi_recv_init(void *buf, int count, dmpi_dtype_t *dt, int src, int tag, dmp
     if (!r)
         return dmpi_err(MPI_ERR_NO_MEM, "out of request objects");
     fill_recv(r, buf, count, dt, src, tag, c);
+    dmpi_req_hold_type(r);
     r->persistent = 1;
     r->done = 1;
     *out = r;
@@ -168,6 +166,7 @@ int dmpi_imrecv(void *buf, int count, dmpi_dtype_t *dt, dmpi_request_t *msg, dmp
     if (!r)
         return dmpi_err(MPI_ERR_NO_MEM, "out of request objects");
     fill_recv(r, buf, count, dt, MPI_ANY_SOURCE, MPI_ANY_TAG, msg->comm);
+    dmpi_req_hold_type(r);
     int err = prepare_recv_data(r);
     if (err != MPI_SUCCESS) {
         dmpi_req_free(r);

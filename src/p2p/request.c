@@ -63,6 +63,8 @@ dmpi_request_t *dmpi_req_alloc(int kind)
 void dmpi_req_free(dmpi_request_t *r)
 {
     int idx = (int)((unsigned)r->handle & ~REQ_HANDLE_MASK);
+    if (r->dt_held)
+        dmpi_dtype_release(r->dt);
     r->kind = 0;
     free_idx[nfree++] = idx;
     live--;
@@ -96,9 +98,7 @@ void dmpi_req_pool_finalize(void)
 /* Completion duties that only some requests have. */
 static void finish_buffers(dmpi_request_t *r)
 {
-    if (r->tmp) {
-        if (r->kind == DMPI_REQ_RECV && !r->cancelled)
-            dmpi_dtype_unpack(r->dt, (size_t)r->ucount, r->tmp, (void *)r->ubuf, r->st_bytes);
+    if (r->tmp) {                   /* a send's packed copy */
         free(r->tmp);
         r->tmp = NULL;
     }

@@ -5,6 +5,7 @@
 #define DMPI_REQUEST_H
 
 #include "core/dmpi.h"
+#include <string.h>
 
 typedef enum {
     DMPI_REQ_SEND = 1,
@@ -12,6 +13,7 @@ typedef enum {
     DMPI_REQ_PROC_NULL,     /* completes at once with the PROC_NULL status */
     DMPI_REQ_COMPOSITE,     /* completes when its sub-requests do (isendrecv) */
     DMPI_REQ_MESSAGE,       /* an MPI_Message from Mprobe: holds the matched message */
+    DMPI_REQ_COLL,          /* a collective's schedule (coll/sched.c) completes it */
 } dmpi_req_kind_t;
 
 /* Send modes */
@@ -32,6 +34,8 @@ typedef struct dmpi_request {
     uint8_t data_pending;        /* send: bytes still to be handed to the transport */
     uint8_t free_on_done;        /* MPI_Request_free'd while active */
     uint8_t cancelled;
+    uint8_t nc;                  /* noncontiguous data: moved by the pack engine, buf unused */
+    uint8_t dt_held;             /* holds a reference on a derived dt until freed */
     MPI_Request handle;
 
     /* matching and addressing */
@@ -41,7 +45,8 @@ typedef struct dmpi_request {
     int peer;                    /* world rank of the other side, once known */
     dmpi_comm_t *comm;
 
-    /* data: buf/bytes is what moves (user buffer, or tmp when packed) */
+    /* data: buf/bytes is what moves (user buffer, or tmp when packed);
+     * noncontiguous (nc) data moves straight between ubuf and the transport */
     char *buf;
     size_t bytes;
     size_t offset;               /* bytes moved so far */
@@ -84,6 +89,33 @@ static inline void dmpi_req_set_proc_null_status(dmpi_request_t *r)
     r->st_tag = MPI_ANY_TAG;
     r->st_error = MPI_SUCCESS;
     r->st_bytes = 0;
+}
+
+/* Bytes [off, off + n) of a receive's data arrived at src. */
+static inline void dmpi_req_put(dmpi_request_t *r, size_t off, const void *src, size_t n)
+{
+    if (DMPI_LIKELY(!r->nc))
+        memcpy(r->buf + off, src, n);
+    else
+        dmpi_dtype_unpack_range(r->dt, (void *)r->ubuf, off, n, src);
+}
+
+/* Copies bytes [off, off + n) of a send's data to dst. */
+static inline void dmpi_req_take(const dmpi_request_t *s, size_t off, void *dst, size_t n)
+{
+    if (DMPI_LIKELY(!s->nc))
+        memcpy(dst, s->buf + off, n);
+    else
+        dmpi_dtype_pack_range(s->dt, s->ubuf, off, n, dst);
+}
+
+/* A pooled request keeps a derived type alive (MPI_Type_free may come first). */
+static inline void dmpi_req_hold_type(dmpi_request_t *r)
+{
+    if (!r->dt->predefined && !r->dt_held) {
+        dmpi_dtype_retain(r->dt);
+        r->dt_held = 1;
+    }
 }
 
 /* Fills a user status from a completed request (status may be IGNORE). */

@@ -6,13 +6,22 @@
 #include "tport/tport.h"
 #include <stdlib.h>
 
-/* Where the bytes come from: the user's buffer, or a packed copy. */
+/* Where the bytes come from: the user's buffer; for noncontiguous types
+ * the type's layout, read by the pack engine as the transport moves the
+ * data (dmpi_req_take); or a packed copy (force_copy, and messages to
+ * oneself, which are delivered from one buffer). */
 static int prepare_send_data(dmpi_request_t *s, bool force_copy)
 {
     dmpi_dtype_t *dt = s->dt;
     s->bytes = (size_t)s->ucount * dt->size;
+    s->nc = 0;
     if (dt->contig && !force_copy) {
-        s->buf = (char *)s->ubuf + dt->lb;
+        s->buf = (char *)s->ubuf + dt->true_lb;
+        return MPI_SUCCESS;
+    }
+    if (!force_copy && s->peer != dmpi_world.rank) {
+        s->nc = 1;
+        s->buf = NULL;
         return MPI_SUCCESS;
     }
     s->tmp = malloc(s->bytes ? s->bytes : 1);
@@ -34,6 +43,7 @@ void dmpi_send_fill(dmpi_request_t *s, const void *buf, int count, dmpi_dtype_t 
     s->comm = c;
     s->ctx = c->ctx;
     s->mode = (uint8_t)mode;
+    dmpi_req_hold_type(s);
 }
 
 /* Starts a filled-in send request (fresh or persistent). */
@@ -45,10 +55,10 @@ static int start_send(dmpi_request_t *s, bool force_copy)
         dmpi_req_complete(s);
         return MPI_SUCCESS;
     }
+    s->peer = dmpi_comm_peer_world(s->comm, s->rank);
     int err = prepare_send_data(s, force_copy);
     if (err != MPI_SUCCESS)
         return err;
-    s->peer = dmpi_comm_world_rank(s->comm, s->rank);
     dmpi_tport_of[s->peer]->send(s);
     return MPI_SUCCESS;
 }
@@ -60,7 +70,7 @@ int dmpi_start_send_bytes(dmpi_request_t *s, size_t bytes)
     s->st_error = MPI_SUCCESS;
     s->buf = (char *)s->ubuf;
     s->bytes = bytes;
-    s->peer = dmpi_comm_world_rank(s->comm, s->rank);
+    s->peer = dmpi_comm_peer_world(s->comm, s->rank);
     dmpi_tport_of[s->peer]->send(s);
     return MPI_SUCCESS;
 }
@@ -93,10 +103,10 @@ static int send_slow(const void *buf, int count, dmpi_dtype_t *dt, int dest, int
 int dmpi_send(const void *buf, int count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c, int mode)
 {
     if (DMPI_LIKELY(dest != MPI_PROC_NULL && dt->contig && mode != DMPI_MODE_SYNC)) {
-        int peer = dmpi_comm_world_rank(c, dest);
+        int peer = dmpi_comm_peer_world(c, dest);
         if (dmpi_tport_of[peer] == &dmpi_tport_shm &&
             dmpi_shm_send_direct(dmpi_world.local_of_world[peer], c->ctx, c->rank, tag,
-                                 (const char *)buf + dt->lb, (size_t)count * dt->size))
+                                 (const char *)buf + dt->true_lb, (size_t)count * dt->size))
             return MPI_SUCCESS;
     }
     return send_slow(buf, count, dt, dest, tag, c, mode);

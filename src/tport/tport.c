@@ -58,7 +58,7 @@ void dmpi_recv_advance(dmpi_request_t *r, size_t n)
 void dmpi_recv_fill(dmpi_request_t *r, size_t off, const void *data, size_t n)
 {
     if (off < r->bytes && n)
-        memcpy(r->buf + off, data, n <= r->bytes - off ? n : r->bytes - off);
+        dmpi_req_put(r, off, data, n <= r->bytes - off ? n : r->bytes - off);
     r->offset += n;
     if (r->offset >= r->tx_limit)
         dmpi_req_complete(r);
@@ -68,7 +68,7 @@ void dmpi_recv_fill(dmpi_request_t *r, size_t off, const void *data, size_t n)
 static void finish_from_msg(dmpi_request_t *r, dmpi_msg_t *m)
 {
     if (r->st_bytes)
-        memcpy(r->buf, m->data, r->st_bytes);
+        dmpi_req_put(r, 0, m->data, r->st_bytes);
     dmpi_msg_free(m);
     dmpi_req_complete(r);
 }
@@ -104,9 +104,11 @@ dmpi_request_t *dmpi_deliver_eager(uint32_t ctx, int src, int tag, int peer, siz
         matched_status(r, src, tag, len);
         r->offset = 0;
         r->tx_limit = len;
+        dmpi_recv_fill(r, 0, data, have);
+        /* after the copy: on the self path the ack completes the send,
+         * which frees the buffer data points into */
         if (sync)
             dmpi_tport_of[peer]->sync_ack(peer, cookie);
-        dmpi_recv_fill(r, 0, data, have);
         return r;
     }
     dmpi_msg_t h = {.ctx = ctx, .src = src, .tag = tag, .peer = peer, .len = len, .proto = DMPI_MSG_EAGER,
@@ -119,12 +121,13 @@ dmpi_request_t *dmpi_deliver_eager(uint32_t ctx, int src, int tag, int peer, siz
 }
 
 void dmpi_deliver_rndv(uint32_t ctx, int src, int tag, int peer, size_t len,
-                       uint64_t cookie, uint64_t addr, unsigned tflags)
+                       uint64_t cookie, uint64_t addr, uint64_t layout, unsigned tflags)
 {
     dmpi_matchq_t *q = dmpi_mq(ctx);
     dmpi_request_t *r = dmpi_mq_take_posted(q, src, tag);
     dmpi_msg_t m = {.ctx = ctx, .src = src, .tag = tag, .peer = peer, .len = len,
-                    .proto = DMPI_MSG_RNDV, .tflags = (uint8_t)tflags, .cookie = cookie, .addr = addr};
+                    .proto = DMPI_MSG_RNDV, .tflags = (uint8_t)tflags, .cookie = cookie, .addr = addr,
+                    .layout = layout};
     if (!r) {
         queue_unexpected(q, &m, 0);
         return;

@@ -35,7 +35,7 @@ dmpi_request_t *dmpi_deliver_eager(uint32_t ctx, int src, int tag, int peer, siz
                                    dmpi_msg_t **um);
 /* A rendezvous announcement arrived: matched now, or queued as unexpected. */
 void dmpi_deliver_rndv(uint32_t ctx, int src, int tag, int peer, size_t len,
-                       uint64_t cookie, uint64_t addr, unsigned tflags);
+                       uint64_t cookie, uint64_t addr, uint64_t layout, unsigned tflags);
 /* A receive that gets its data in parts (not copied here): n more bytes are in. */
 void dmpi_recv_advance(dmpi_request_t *r, size_t n);
 /* Bytes for a receive that is getting its data piecewise (off counts every

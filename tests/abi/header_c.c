@@ -15,6 +15,23 @@ static void on_error(MPI_Comm *comm, int *code, ...)
     (void)code;
 }
 
+/* User reduction functions of both kinds: inoutvec[i] += invec[i]. */
+static void add_ints(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype)
+{
+    int i;
+    (void)datatype;
+    for (i = 0; i < *len; i++)
+        ((int *)inoutvec)[i] += ((const int *)invec)[i];
+}
+
+static void add_ints_c(void *invec, void *inoutvec, MPI_Count *len, MPI_Datatype *datatype)
+{
+    MPI_Count i;
+    (void)datatype;
+    for (i = 0; i < *len; i++)
+        ((int *)inoutvec)[i] += ((const int *)invec)[i];
+}
+
 /* Point-to-point between ranks 0 and 1 of MPI_COMM_WORLD. */
 static int exchange(int rank, int size)
 {
@@ -128,6 +145,71 @@ int main(int argc, char **argv)
     MPI_Error_string(MPI_ERR_TRUNCATE, err, &len);
     MPI_Error_class(MPI_ERR_TRUNCATE, &cls);
     MPI_Type_size(MPI_DOUBLE, &tsize);
+    {
+        MPI_Datatype t[10], parts[2] = {MPI_INT, MPI_DOUBLE}, got[2];
+        const int bls[2] = {1, 2}, displs[2] = {0, 3};
+        const MPI_Aint adispls[2] = {0, 8};
+        int ints[4], ni, na, nd, comb, tkv, tflag, pos = 0, psize, n;
+        MPI_Aint lb, ext, addr, aints[2];
+        MPI_Count clb, cext, csize;
+        char tname[MPI_MAX_OBJECT_NAME], packed[64];
+        MPI_Status tst;
+        void *tval;
+        MPI_Type_contiguous(2, MPI_INT, &t[0]);
+        MPI_Type_vector(2, 1, 2, MPI_INT, &t[1]);
+        MPI_Type_create_hvector(2, 1, 16, MPI_INT, &t[2]);
+        MPI_Type_indexed(2, bls, displs, MPI_INT, &t[3]);
+        MPI_Type_create_hindexed(2, bls, adispls, MPI_INT, &t[4]);
+        MPI_Type_create_indexed_block(2, 1, displs, MPI_INT, &t[5]);
+        MPI_Type_create_hindexed_block(2, 1, adispls, MPI_INT, &t[6]);
+        MPI_Type_create_struct(2, bls, adispls, parts, &t[7]);
+        MPI_Type_create_resized(t[7], 0, 32, &t[8]);
+        MPI_Type_dup(t[8], &t[9]);
+        MPI_Type_commit(&t[9]);
+        MPI_Type_set_name(t[9], "t9");
+        MPI_Type_get_name(t[9], tname, &len);
+        MPI_Type_size_x(t[9], &csize);
+        MPI_Type_get_extent(t[9], &lb, &ext);
+        MPI_Type_get_extent_x(t[9], &clb, &cext);
+        MPI_Type_get_true_extent(t[9], &lb, &ext);
+        MPI_Type_get_true_extent_x(t[9], &clb, &cext);
+        MPI_Type_get_envelope(t[7], &ni, &na, &nd, &comb);
+        MPI_Type_get_contents(t[7], 4, 2, 2, ints, aints, got);
+        MPI_Type_match_size(MPI_TYPECLASS_REAL, 8, &got[0]);
+        MPI_Get_address(packed, &addr);
+        addr = MPI_Aint_diff(MPI_Aint_add(addr, 8), addr);
+        MPI_Pack_size(1, t[9], MPI_COMM_WORLD, &psize);
+        MPI_Pack(ints, 2, MPI_INT, packed, (int)sizeof packed, &pos, MPI_COMM_WORLD);
+        pos = 0;
+        MPI_Unpack(packed, (int)sizeof packed, &pos, ints, 2, MPI_INT, MPI_COMM_WORLD);
+        MPI_Sendrecv(ints, 2, MPI_INT, 0, 0, ints, 2, MPI_INT, 0, 0, MPI_COMM_SELF, &tst);
+        MPI_Get_elements(&tst, MPI_INT, &n);
+        MPI_Get_elements_x(&tst, MPI_INT, &csize);
+        MPI_Type_create_keyval(MPI_TYPE_DUP_FN, MPI_TYPE_NULL_DELETE_FN, &tkv, NULL);
+        MPI_Type_set_attr(t[9], tkv, &n);
+        MPI_Type_get_attr(t[9], tkv, &tval, &tflag);
+        MPI_Type_delete_attr(t[9], tkv);
+        MPI_Type_free_keyval(&tkv);
+        (void)MPI_TYPE_NULL_COPY_FN;
+        for (n = 0; n < 10; n++)
+            MPI_Type_free(&t[n]);
+    }
+    {
+        const int dims[2] = {4, 4}, sub[2] = {2, 2}, starts[2] = {1, 1};
+        const int distribs[2] = {MPI_DISTRIBUTE_BLOCK, MPI_DISTRIBUTE_CYCLIC};
+        const int dargs[2] = {MPI_DISTRIBUTE_DFLT_DARG, 2}, psizes[2] = {1, 1};
+        const double values[2] = {1.0, 2.0};
+        double back[2];
+        char packed[16];
+        MPI_Aint xsize, pos = 0;
+        MPI_Datatype sa, da;
+        MPI_Type_create_subarray(2, dims, sub, starts, MPI_ORDER_C, MPI_DOUBLE, &sa);
+        MPI_Type_create_darray(1, 0, 2, dims, distribs, dargs, psizes, MPI_ORDER_FORTRAN, MPI_INT, &da);
+        MPI_Pack_external_size("external32", 2, MPI_DOUBLE, &xsize);
+        MPI_Pack_external("external32", values, 2, MPI_DOUBLE, packed, 16, &pos);
+        pos = 0;
+        MPI_Unpack_external("external32", packed, 16, &pos, back, 2, MPI_DOUBLE);
+    }
 
     {
         MPI_Comm dup, half, sub, sub2;
@@ -153,6 +235,19 @@ int main(int argc, char **argv)
         MPI_Comm_compare(dup, MPI_COMM_WORLD, &cmp);
         MPI_Comm_set_name(dup, "dup");
         MPI_Comm_get_name(dup, cname, &len);
+        {
+            MPI_Comm inter, merged;
+            MPI_Group rgroup;
+            int isinter, rsize;
+            MPI_Intercomm_create(half, 0, dup, rank % 2 ? 0 : 1, 9, &inter);
+            MPI_Comm_test_inter(inter, &isinter);
+            MPI_Comm_remote_size(inter, &rsize);
+            MPI_Comm_remote_group(inter, &rgroup);
+            MPI_Intercomm_merge(inter, rank % 2, &merged);
+            MPI_Group_free(&rgroup);
+            MPI_Comm_free(&merged);
+            MPI_Comm_free(&inter);
+        }
         {
             int kv, *tag_ub, flag2;
             MPI_Comm_create_keyval(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN, &kv, NULL);
@@ -187,11 +282,137 @@ int main(int argc, char **argv)
             MPI_Info_free(&info2);
             MPI_Info_free(&info);
         }
+        {
+            int tdims[2] = {0, 0}, tper[2] = {1, 0}, tco[2], trem[2] = {1, 0}, tr, ts, td, tnd, tidx[1] = {0};
+            int tsrc[1] = {0}, tw[1] = {1}, tdeg[1] = {1}, tin, tout, twt;
+            MPI_Comm cart, row, graph, dg, dg2;
+            MPI_Dims_create(gsize, 2, tdims);
+            MPI_Cart_create(dup, 2, tdims, tper, 0, &cart);
+            MPI_Cart_map(dup, 2, tdims, tper, &tr);
+            MPI_Cartdim_get(cart, &tnd);
+            MPI_Cart_get(cart, 2, tdims, tper, tco);
+            MPI_Cart_rank(cart, tco, &tr);
+            MPI_Cart_coords(cart, tr, 2, tco);
+            MPI_Cart_shift(cart, 0, 1, &ts, &td);
+            MPI_Cart_sub(cart, trem, &row);
+            MPI_Topo_test(cart, &tr);
+            MPI_Graph_create(dup, 1, tidx, NULL, 0, &graph);
+            MPI_Graph_map(dup, 1, tidx, NULL, &tr);
+            MPI_Graphdims_get(graph, &tnd, &tr);
+            MPI_Graph_get(graph, 1, 0, tidx, NULL);
+            MPI_Graph_neighbors_count(graph, 0, &tr);
+            MPI_Graph_neighbors(graph, 0, 0, NULL);
+            MPI_Dist_graph_create_adjacent(dup, 1, tsrc, MPI_UNWEIGHTED, 1, tsrc, MPI_UNWEIGHTED, MPI_INFO_NULL, 0,
+                                           &dg);
+            MPI_Dist_graph_create(dup, 1, tsrc, tdeg, tsrc, tw, MPI_INFO_NULL, 1, &dg2);
+            MPI_Dist_graph_neighbors_count(dg2, &tin, &tout, &twt);
+            MPI_Dist_graph_neighbors(dg2, 1, tsrc, tw, 1, tsrc, MPI_UNWEIGHTED);
+            MPI_Comm_free(&dg2);
+            MPI_Comm_free(&dg);
+            MPI_Comm_free(&row);
+            MPI_Comm_free(&cart);
+        }
         g8 = g7;
         MPI_Group_free(&g8);
         MPI_Group_free(&g1);
         MPI_Comm_free(&half);
         MPI_Comm_free(&dup);
+    }
+
+    {
+        MPI_Op op, opc;
+        int in[2] = {1, 2}, inout[2] = {3, 4}, commute;
+        MPI_Op_create(add_ints, 1, &op);
+        MPI_Op_create_c(add_ints_c, 0, &opc);
+        MPI_Op_commutative(op, &commute);
+        MPI_Reduce_local(in, inout, 2, MPI_INT, op);
+        MPI_Reduce_local_c(in, inout, 2, MPI_INT, MPI_SUM);
+        MPI_Op_free(&op);
+        MPI_Op_free(&opc);
+    }
+
+    {
+        /* Broadcast and reductions */
+        const int one[1] = {1};
+        int v[1] = {1}, w[1], counts[1] = {1};
+        MPI_Request rq[7];
+        MPI_Bcast(v, 1, MPI_INT, 0, MPI_COMM_SELF);
+        MPI_Ibcast(v, 1, MPI_INT, 0, MPI_COMM_SELF, &rq[0]);
+        MPI_Reduce(one, w, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_SELF);
+        MPI_Ireduce(MPI_IN_PLACE, w, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_SELF, &rq[1]);
+        MPI_Allreduce(one, w, 1, MPI_INT, MPI_MAX, MPI_COMM_SELF);
+        MPI_Iallreduce(MPI_IN_PLACE, w, 1, MPI_INT, MPI_MAX, MPI_COMM_SELF, &rq[2]);
+        MPI_Reduce_scatter(one, w, counts, MPI_INT, MPI_SUM, MPI_COMM_SELF);
+        MPI_Ireduce_scatter(one, w, counts, MPI_INT, MPI_SUM, MPI_COMM_SELF, &rq[3]);
+        MPI_Reduce_scatter_block(one, w, 1, MPI_INT, MPI_SUM, MPI_COMM_SELF);
+        MPI_Ireduce_scatter_block(one, w, 1, MPI_INT, MPI_SUM, MPI_COMM_SELF, &rq[4]);
+        MPI_Scan(one, w, 1, MPI_INT, MPI_SUM, MPI_COMM_SELF);
+        MPI_Iscan(one, w, 1, MPI_INT, MPI_SUM, MPI_COMM_SELF, &rq[5]);
+        MPI_Exscan(one, w, 1, MPI_INT, MPI_SUM, MPI_COMM_SELF);
+        MPI_Iexscan(one, w, 1, MPI_INT, MPI_SUM, MPI_COMM_SELF, &rq[6]);
+        MPI_Waitall(7, rq, MPI_STATUSES_IGNORE);
+        PMPI_Bcast(v, 1, MPI_INT, 0, MPI_COMM_SELF);
+        PMPI_Ibcast(v, 1, MPI_INT, 0, MPI_COMM_SELF, &rq[0]);
+        PMPI_Reduce(one, w, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_SELF);
+        PMPI_Ireduce(one, w, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_SELF, &rq[1]);
+        PMPI_Allreduce(one, w, 1, MPI_INT, MPI_SUM, MPI_COMM_SELF);
+        PMPI_Iallreduce(one, w, 1, MPI_INT, MPI_SUM, MPI_COMM_SELF, &rq[2]);
+        PMPI_Reduce_scatter(one, w, counts, MPI_INT, MPI_SUM, MPI_COMM_SELF);
+        PMPI_Ireduce_scatter(one, w, counts, MPI_INT, MPI_SUM, MPI_COMM_SELF, &rq[3]);
+        PMPI_Reduce_scatter_block(one, w, 1, MPI_INT, MPI_SUM, MPI_COMM_SELF);
+        PMPI_Ireduce_scatter_block(one, w, 1, MPI_INT, MPI_SUM, MPI_COMM_SELF, &rq[4]);
+        PMPI_Scan(one, w, 1, MPI_INT, MPI_SUM, MPI_COMM_SELF);
+        PMPI_Iscan(one, w, 1, MPI_INT, MPI_SUM, MPI_COMM_SELF, &rq[5]);
+        PMPI_Exscan(one, w, 1, MPI_INT, MPI_SUM, MPI_COMM_SELF);
+        PMPI_Iexscan(one, w, 1, MPI_INT, MPI_SUM, MPI_COMM_SELF, &rq[6]);
+        MPI_Waitall(7, rq, MPI_STATUSES_IGNORE);
+    }
+
+    {
+        /* Barrier and data movement */
+        int v[1] = {1}, w[1], one[1] = {1}, zero[1] = {0};
+        MPI_Datatype t[1] = {MPI_INT};
+        MPI_Request rq[10];
+        MPI_Ibarrier(MPI_COMM_SELF, &rq[0]);
+        MPI_Gather(v, 1, MPI_INT, w, 1, MPI_INT, 0, MPI_COMM_SELF);
+        MPI_Igather(v, 1, MPI_INT, w, 1, MPI_INT, 0, MPI_COMM_SELF, &rq[1]);
+        MPI_Gatherv(v, 1, MPI_INT, w, one, zero, MPI_INT, 0, MPI_COMM_SELF);
+        MPI_Igatherv(v, 1, MPI_INT, w, one, zero, MPI_INT, 0, MPI_COMM_SELF, &rq[2]);
+        MPI_Scatter(v, 1, MPI_INT, w, 1, MPI_INT, 0, MPI_COMM_SELF);
+        MPI_Iscatter(v, 1, MPI_INT, w, 1, MPI_INT, 0, MPI_COMM_SELF, &rq[3]);
+        MPI_Scatterv(v, one, zero, MPI_INT, w, 1, MPI_INT, 0, MPI_COMM_SELF);
+        MPI_Iscatterv(v, one, zero, MPI_INT, w, 1, MPI_INT, 0, MPI_COMM_SELF, &rq[4]);
+        MPI_Allgather(v, 1, MPI_INT, w, 1, MPI_INT, MPI_COMM_SELF);
+        MPI_Iallgather(v, 1, MPI_INT, w, 1, MPI_INT, MPI_COMM_SELF, &rq[5]);
+        MPI_Allgatherv(v, 1, MPI_INT, w, one, zero, MPI_INT, MPI_COMM_SELF);
+        MPI_Iallgatherv(v, 1, MPI_INT, w, one, zero, MPI_INT, MPI_COMM_SELF, &rq[6]);
+        MPI_Alltoall(v, 1, MPI_INT, w, 1, MPI_INT, MPI_COMM_SELF);
+        MPI_Ialltoall(v, 1, MPI_INT, w, 1, MPI_INT, MPI_COMM_SELF, &rq[7]);
+        MPI_Alltoallv(v, one, zero, MPI_INT, w, one, zero, MPI_INT, MPI_COMM_SELF);
+        MPI_Ialltoallv(v, one, zero, MPI_INT, w, one, zero, MPI_INT, MPI_COMM_SELF, &rq[8]);
+        MPI_Alltoallw(v, one, zero, t, w, one, zero, t, MPI_COMM_SELF);
+        MPI_Ialltoallw(v, one, zero, t, w, one, zero, t, MPI_COMM_SELF, &rq[9]);
+        MPI_Waitall(10, rq, MPI_STATUSES_IGNORE);
+        PMPI_Ibarrier(MPI_COMM_SELF, &rq[0]);
+        PMPI_Gather(v, 1, MPI_INT, w, 1, MPI_INT, 0, MPI_COMM_SELF);
+        PMPI_Igather(v, 1, MPI_INT, w, 1, MPI_INT, 0, MPI_COMM_SELF, &rq[1]);
+        PMPI_Gatherv(v, 1, MPI_INT, w, one, zero, MPI_INT, 0, MPI_COMM_SELF);
+        PMPI_Igatherv(v, 1, MPI_INT, w, one, zero, MPI_INT, 0, MPI_COMM_SELF, &rq[2]);
+        PMPI_Scatter(v, 1, MPI_INT, w, 1, MPI_INT, 0, MPI_COMM_SELF);
+        PMPI_Iscatter(v, 1, MPI_INT, w, 1, MPI_INT, 0, MPI_COMM_SELF, &rq[3]);
+        PMPI_Scatterv(v, one, zero, MPI_INT, w, 1, MPI_INT, 0, MPI_COMM_SELF);
+        PMPI_Iscatterv(v, one, zero, MPI_INT, w, 1, MPI_INT, 0, MPI_COMM_SELF, &rq[4]);
+        PMPI_Allgather(v, 1, MPI_INT, w, 1, MPI_INT, MPI_COMM_SELF);
+        PMPI_Iallgather(v, 1, MPI_INT, w, 1, MPI_INT, MPI_COMM_SELF, &rq[5]);
+        PMPI_Allgatherv(v, 1, MPI_INT, w, one, zero, MPI_INT, MPI_COMM_SELF);
+        PMPI_Iallgatherv(v, 1, MPI_INT, w, one, zero, MPI_INT, MPI_COMM_SELF, &rq[6]);
+        PMPI_Alltoall(v, 1, MPI_INT, w, 1, MPI_INT, MPI_COMM_SELF);
+        PMPI_Ialltoall(v, 1, MPI_INT, w, 1, MPI_INT, MPI_COMM_SELF, &rq[7]);
+        PMPI_Alltoallv(v, one, zero, MPI_INT, w, one, zero, MPI_INT, MPI_COMM_SELF);
+        PMPI_Ialltoallv(v, one, zero, MPI_INT, w, one, zero, MPI_INT, MPI_COMM_SELF, &rq[8]);
+        PMPI_Alltoallw(v, one, zero, t, w, one, zero, t, MPI_COMM_SELF);
+        PMPI_Ialltoallw(v, one, zero, t, w, one, zero, t, MPI_COMM_SELF, &rq[9]);
+        MPI_Waitall(10, rq, MPI_STATUSES_IGNORE);
     }
 
     exchange(rank, size);

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <string.h>
 #include <wchar.h>
+#include <sys/uio.h>
 
 typedef struct known {
     MPI_Datatype h;
@@ -97,10 +98,9 @@ static void test_predefined(void)
         }
         if (t->handle != k->h || t->size != k->size || (((unsigned)k->h >> 8) & 0xff) != k->size ||
             t->extent != (MPI_Aint)k->size || t->lb != 0 || !t->contig || !t->predefined || !t->committed ||
-            !t->name || strcmp(t->name, k->name) != 0 || dmpi_dtype_get(k->h) != t)
+            strcmp(t->name, k->name) != 0 || dmpi_dtype_get(k->h) != t)
             NOTE(bad, "%s: handle %#x size %zu (C type %zu) extent %ld lb %ld contig %d name %s", k->name,
-                 (unsigned)t->handle, t->size, k->size, (long)t->extent, (long)t->lb, t->contig,
-                 t->name ? t->name : "NULL");
+                 (unsigned)t->handle, t->size, k->size, (long)t->extent, (long)t->lb, t->contig, t->name);
     }
     CHECK(bad == 0, "%d predefined types wrong", bad);
     CHECK(dmpi_dtype_get(MPI_LONG_LONG) == dmpi_dtype_get(MPI_LONG_LONG_INT) &&
@@ -167,22 +167,21 @@ static void test_pair_types(void)
         bool contig = !gap && p->vsize + sizeof(int) == p->extent;
         /* the layout, whatever its number of blocks: value bytes at 0, int at ioff */
         size_t covered = 0, at_v = 0, at_i = 0;
-        for (int b = 0; b < t->nblocks; b++) {
-            covered += t->blocks[b].len;
-            if (t->blocks[b].off == 0)
-                at_v = t->blocks[b].len;
-            if ((size_t)t->blocks[b].off == p->ioff)
-                at_i = t->blocks[b].len;
+        for (int b = 0; b < t->nruns; b++) {
+            covered += t->runs[b].len * t->runs[b].count;
+            if (t->runs[b].off == 0)
+                at_v = t->runs[b].len;
+            if ((size_t)t->runs[b].off == p->ioff)
+                at_i = t->runs[b].len;
         }
         bool layout = covered == p->vsize + sizeof(int) &&
-                      (gap ? (t->nblocks == 2 && at_v == p->vsize && at_i == sizeof(int))
-                           : (t->nblocks == 1 && at_v == p->vsize + sizeof(int)));
+                      (gap ? (t->nruns == 2 && at_v == p->vsize && at_i == sizeof(int))
+                                                      : (t->nruns == 1 && at_v == p->vsize + sizeof(int)));
         if (t->handle != p->h || t->size != p->vsize + sizeof(int) || t->extent != (MPI_Aint)p->extent ||
-            t->lb != 0 || t->contig != contig || !layout || !t->predefined || !t->committed || !t->name ||
+            t->lb != 0 || t->contig != contig || !layout || !t->predefined || !t->committed ||
             strcmp(t->name, p->name) != 0)
-            NOTE(bad, "%s: size %zu (want %zu) extent %ld (want %zu) contig %d nblocks %d name %s", p->name,
-                 t->size, p->vsize + sizeof(int), (long)t->extent, p->extent, t->contig, t->nblocks,
-                 t->name ? t->name : "NULL");
+            NOTE(bad, "%s: size %zu (want %zu) extent %ld (want %zu) contig %d nruns %d name %s", p->name,
+                 t->size, p->vsize + sizeof(int), (long)t->extent, p->extent, t->contig, t->nruns, t->name);
     }
     CHECK(bad == 0, "%d pair types do not match their C structs", bad);
 }
@@ -324,6 +323,288 @@ static void test_contig_pack(void)
     CHECK(c == 'q', "a zero-size type moved data");
 }
 
+/* ---- derived types: runs, pack/unpack ranges, iovecs ----------------------
+ * The layouts of vector/indexed/struct types (the runs the builder makes,
+ * merged where blocks continue each other), and pack_range/unpack_range at
+ * every split point and iov pieces against a reference that flattens the
+ * type's contents on its own, element by element. */
+
+static dmpi_dtype_t *mk(int comb, int ni, const int *ints, int na, const MPI_Aint *aints, int nt,
+                        const MPI_Datatype *types)
+{
+    dmpi_dtype_t *t = NULL;
+    if (dmpi_dtype_create(comb, ni, ints, na, aints, nt, types, &t) != MPI_SUCCESS)
+        return NULL;
+    return t;
+}
+
+static bool run_is(const dmpi_dtype_t *t, int i, MPI_Aint off, size_t len, MPI_Aint stride, size_t count)
+{
+    const dmpi_run_t *r = &t->runs[i];
+    return i < t->nruns && r->off == off && r->len == len && r->count == count && (count == 1 || r->stride == stride);
+}
+
+static void test_layouts(void)
+{
+    MPI_Datatype tint = MPI_INT, tdouble = MPI_DOUBLE;
+    /* vector of doubles: one strided run */
+    const int v1[3] = {5, 2, 4};
+    dmpi_dtype_t *t = mk(MPI_COMBINER_VECTOR, 3, v1, 0, NULL, 1, &tdouble);
+    CHECK(t && t->nruns == 1 && run_is(t, 0, 0, 16, 32, 5) && !t->contig && t->size == 80 && t->extent == 144,
+          "vector(5, 2, 4, DOUBLE): %d runs, first {off %ld len %zu stride %ld count %zu}", t->nruns,
+          (long)t->runs[0].off, t->runs[0].len, (long)t->runs[0].stride, t->runs[0].count);
+    dmpi_dtype_release(t);
+    /* stride = blocklength: one block, contiguous */
+    const int v2[3] = {3, 2, 2};
+    t = mk(MPI_COMBINER_VECTOR, 3, v2, 0, NULL, 1, &tint);
+    CHECK(t && t->nruns == 1 && run_is(t, 0, 0, 24, 0, 1) && t->contig, "vector(3, 2, 2, INT): %d runs, contig %d",
+          t->nruns, t->contig);
+    dmpi_dtype_release(t);
+    /* indexed, typemap order kept: three runs, "before" counts the bytes ahead */
+    const int i1[7] = {3, 2, 1, 3, 5, -2, 0};
+    t = mk(MPI_COMBINER_INDEXED, 7, i1, 0, NULL, 1, &tint);
+    CHECK(t && t->nruns == 3 && run_is(t, 0, 20, 8, 0, 1) && run_is(t, 1, -8, 4, 0, 1) && run_is(t, 2, 0, 12, 0, 1) &&
+              t->runs[0].before == 0 && t->runs[1].before == 8 && t->runs[2].before == 12 && t->lb == -8 &&
+              t->extent == 36 && t->true_lb == -8,
+          "indexed({2,1,3}, {5,-2,0}, INT): %d runs, lb %ld extent %ld", t->nruns, (long)t->lb, (long)t->extent);
+    dmpi_dtype_release(t);
+    /* evenly spaced blocks of one length merge into one strided run */
+    const int ib[5] = {3, 1, 0, 3, 6};
+    t = mk(MPI_COMBINER_INDEXED_BLOCK, 5, ib, 0, NULL, 1, &tint);
+    CHECK(t && t->nruns == 1 && run_is(t, 0, 0, 4, 12, 3), "indexed_block(1, {0,3,6}, INT): %d runs", t->nruns);
+    dmpi_dtype_release(t);
+    /* struct {char, double, int}: the double and the int touch */
+    const int s1[4] = {3, 1, 1, 1};
+    const MPI_Aint sd[3] = {0, 8, 16};
+    const MPI_Datatype st[3] = {MPI_CHAR, MPI_DOUBLE, MPI_INT};
+    t = mk(MPI_COMBINER_STRUCT, 4, s1, 3, sd, 3, st);
+    CHECK(t && t->nruns == 2 && run_is(t, 0, 0, 1, 0, 1) && run_is(t, 1, 8, 12, 0, 1) && t->extent == 24 &&
+              t->size == 13 && t->true_extent == 20 && t->basic == MPI_DATATYPE_NULL && t->nbasic == 3,
+          "struct {char, double, int}: %d runs, extent %ld size %zu", t->nruns, (long)t->extent, t->size);
+    dmpi_dtype_release(t);
+    /* hvector of a vector: one strided run per copy */
+    const int v3[3] = {2, 1, 3};
+    dmpi_dtype_t *in = mk(MPI_COMBINER_VECTOR, 3, v3, 0, NULL, 1, &tint);
+    MPI_Datatype inh = in->handle;
+    const int h1[2] = {3, 1};
+    const MPI_Aint hs[1] = {100};
+    t = mk(MPI_COMBINER_HVECTOR, 2, h1, 1, hs, 1, &inh);
+    CHECK(t && t->nruns == 3 && run_is(t, 0, 0, 4, 12, 2) && run_is(t, 1, 100, 4, 12, 2) &&
+              run_is(t, 2, 200, 4, 12, 2) && t->basic == MPI_INT && t->nbasic == 6,
+          "hvector(3, 1, 100, vector(2, 1, 3, INT)): %d runs", t->nruns);
+    /* the child lives on in the parent after its own reference goes */
+    CHECK(in->refcount == 2, "a type built from another holds it: refcount %d", in->refcount);
+    dmpi_dtype_release(in);
+    CHECK(dmpi_dtype_get(inh) == in, "the child was freed while its parent holds it");
+    dmpi_dtype_release(t);
+    CHECK(dmpi_dtype_get(inh) == NULL, "the child outlived its last reference");
+}
+
+/* Reference: the bytes of a type's typemap, flattened from its contents. */
+typedef struct ref_seg {
+    MPI_Aint disp;
+    size_t len;
+} ref_seg_t;
+
+typedef struct ref_map {
+    ref_seg_t segs[4096];
+    int n;
+} ref_map_t;
+
+static void ref_add(ref_map_t *m, MPI_Aint disp, size_t len)
+{
+    if (len == 0 || m->n == 4096)
+        return;
+    m->segs[m->n++] = (ref_seg_t){disp, len};
+}
+
+static void ref_flatten(const dmpi_dtype_t *t, MPI_Aint base, ref_map_t *m)
+{
+    const dmpi_dtype_contents_t *c = t->contents;
+    if (!c) {
+        for (int i = 0; i < t->nruns; i++)     /* predefined: its one or two parts */
+            ref_add(m, base + t->runs[i].off, t->runs[i].len);
+        return;
+    }
+    const int *v = c->ints;
+    dmpi_dtype_t *ch = dmpi_dtype_get(c->types[0]);
+    MPI_Aint ext = ch->extent;
+    switch (c->combiner) {
+    case MPI_COMBINER_DUP:
+    case MPI_COMBINER_RESIZED:
+        ref_flatten(ch, base, m);
+        break;
+    case MPI_COMBINER_CONTIGUOUS:
+        for (int i = 0; i < v[0]; i++)
+            ref_flatten(ch, base + i * ext, m);
+        break;
+    case MPI_COMBINER_VECTOR:
+        for (int i = 0; i < v[0]; i++)
+            for (int j = 0; j < v[1]; j++)
+                ref_flatten(ch, base + ((MPI_Aint)i * v[2] + j) * ext, m);
+        break;
+    case MPI_COMBINER_HVECTOR:
+        for (int i = 0; i < v[0]; i++)
+            for (int j = 0; j < v[1]; j++)
+                ref_flatten(ch, base + i * c->aints[0] + j * ext, m);
+        break;
+    case MPI_COMBINER_INDEXED:
+        for (int i = 0; i < v[0]; i++)
+            for (int j = 0; j < v[1 + i]; j++)
+                ref_flatten(ch, base + ((MPI_Aint)v[1 + v[0] + i] + j) * ext, m);
+        break;
+    case MPI_COMBINER_HINDEXED_BLOCK:
+        for (int i = 0; i < v[0]; i++)
+            for (int j = 0; j < v[1]; j++)
+                ref_flatten(ch, base + c->aints[i] + j * ext, m);
+        break;
+    case MPI_COMBINER_STRUCT:
+        for (int i = 0; i < v[0]; i++) {
+            dmpi_dtype_t *ci = dmpi_dtype_get(c->types[i]);
+            for (int j = 0; j < v[1 + i]; j++)
+                ref_flatten(ci, base + c->aints[i] + j * ci->extent, m);
+        }
+        break;
+    }
+}
+
+/* The packed stream of count elements, byte k at base + where[k]. */
+static size_t ref_where(const dmpi_dtype_t *t, size_t count, MPI_Aint *where, size_t max)
+{
+    static ref_map_t m;
+    m.n = 0;
+    ref_flatten(t, 0, &m);
+    size_t k = 0;
+    for (size_t e = 0; e < count; e++)
+        for (int s = 0; s < m.n; s++)
+            for (size_t b = 0; b < m.segs[s].len && k < max; b++)
+                where[k++] = (MPI_Aint)e * t->extent + m.segs[s].disp + (MPI_Aint)b;
+    return k;
+}
+
+#define ARENA_BYTES 65536
+#define ARENA_MID 32768
+
+static void check_ranges(const char *name, dmpi_dtype_t *t, size_t count)
+{
+    static unsigned char arena[ARENA_BYTES], out[ARENA_BYTES], want_out[ARENA_BYTES];
+    static unsigned char packed[8192], want[8192];
+    static MPI_Aint where[8192];
+    size_t total = ref_where(t, count, where, 8192);
+    if (total != count * t->size) {
+        CHECK(false, "%s: the reference has %zu bytes, the type %zu", name, total, count * t->size);
+        return;
+    }
+    uint64_t rng = 77;
+    for (size_t i = 0; i < sizeof arena; i++)
+        arena[i] = (unsigned char)unit_rand(&rng);
+    unsigned char *base = arena + ARENA_MID;
+    for (size_t k = 0; k < total; k++)
+        want[k] = base[where[k]];
+
+    int bad_full = 0, bad_split = 0, bad_range = 0, bad_unpack = 0, bad_iov = 0;
+    memset(packed, 0, sizeof packed);
+    dmpi_dtype_pack(t, count, base, packed);
+    if (memcmp(packed, want, total) != 0)
+        NOTE(bad_full, "%s: pack of %zu elements differs", name, count);
+
+    /* every split point, both halves; every (first, n) for small streams */
+    for (size_t k = 0; k <= total; k++) {
+        memset(packed, 0xa5, total + 8);
+        dmpi_dtype_pack_range(t, base, 0, k, packed);
+        dmpi_dtype_pack_range(t, base, k, total - k, packed + k);
+        if (memcmp(packed, want, total) != 0 || packed[total] != 0xa5)
+            NOTE(bad_split, "%s: pack split at %zu of %zu differs", name, k, total);
+    }
+    for (size_t first = 0; total <= 200 && first <= total; first++)
+        for (size_t n = 0; first + n <= total; n++) {
+            packed[n] = 0x3c;
+            dmpi_dtype_pack_range(t, base, first, n, packed);
+            if (memcmp(packed, want + first, n) != 0 || packed[n] != 0x3c)
+                NOTE(bad_range, "%s: pack_range(%zu, %zu) differs", name, first, n);
+        }
+
+    /* unpack in two pieces at every split: exactly the typemap's bytes change */
+    for (size_t k = 0; k <= total; k += total > 300 ? 7 : 1) {
+        memset(out, 0x5a, sizeof out);
+        memset(want_out, 0x5a, sizeof want_out);
+        for (size_t b = 0; b < total; b++)
+            want_out[ARENA_MID + where[b]] = want[b];
+        dmpi_dtype_unpack_range(t, out + ARENA_MID, 0, k, want);
+        dmpi_dtype_unpack_range(t, out + ARENA_MID, k, total - k, want + k);
+        if (memcmp(out, want_out, sizeof out) != 0)
+            NOTE(bad_unpack, "%s: unpack split at %zu of %zu differs", name, k, total);
+    }
+
+    /* iov pieces: in stream order, covering [first, first + covered), merged
+     * only where memory continues; with room enough they cover everything */
+    for (size_t first = 0; first < total; first += 1 + first / 8)
+        for (int max = 1; max <= 64; max *= 4) {
+            struct iovec iov[64];
+            size_t covered = 0;
+            int k = dmpi_dtype_iov(t, base, first, total - first, iov, max, &covered);
+            size_t at = first;
+            bool ok = k >= 1 && k <= max && covered > 0 && covered <= total - first;
+            for (int i = 0; ok && i < k; i++) {
+                ok = iov[i].iov_len > 0 && at + iov[i].iov_len <= total;
+                for (size_t b = 0; ok && b < iov[i].iov_len; b++)
+                    ok = (unsigned char *)iov[i].iov_base + b == base + where[at + b];
+                if (ok && i > 0)   /* a new piece only where memory jumps */
+                    ok = (char *)iov[i - 1].iov_base + iov[i - 1].iov_len != (char *)iov[i].iov_base;
+                at += iov[i].iov_len;
+            }
+            ok = ok && at == first + covered;
+            if (ok && k < max)     /* it stopped early only at the end */
+                ok = covered == total - first;
+            if (!ok)
+                NOTE(bad_iov, "%s: iov from %zu with %d pieces: %d pieces cover %zu bytes", name, first, max, k,
+                     covered);
+        }
+    CHECK(bad_full + bad_split + bad_range + bad_unpack + bad_iov == 0,
+          "%s x %zu: %d full, %d split, %d range, %d unpack, %d iov mismatches", name, count, bad_full, bad_split,
+          bad_range, bad_unpack, bad_iov);
+}
+
+static void test_ranges(void)
+{
+    MPI_Datatype tint = MPI_INT, tdouble = MPI_DOUBLE, tshort = MPI_SHORT;
+    dmpi_dtype_t *ts[8];
+    const char *names[8];
+    int n = 0;
+    const int v1[3] = {4, 3, 5};
+    ts[n] = mk(MPI_COMBINER_VECTOR, 3, v1, 0, NULL, 1, &tint), names[n++] = "vector(4, 3, 5, INT)";
+    const int v2[3] = {3, 2, -4};
+    ts[n] = mk(MPI_COMBINER_VECTOR, 3, v2, 0, NULL, 1, &tdouble), names[n++] = "vector(3, 2, -4, DOUBLE)";
+    const int i1[9] = {4, 3, 0, 1, 2, 7, 2, -3, 12};
+    ts[n] = mk(MPI_COMBINER_INDEXED, 9, i1, 0, NULL, 1, &tshort), names[n++] = "indexed({3,0,1,2}, {7,2,-3,12})";
+    const int s1[4] = {3, 1, 2, 1};
+    const MPI_Aint sd[3] = {0, 8, -24};
+    const MPI_Datatype st[3] = {MPI_CHAR, MPI_SHORT_INT, MPI_DOUBLE};
+    ts[n] = mk(MPI_COMBINER_STRUCT, 4, s1, 3, sd, 3, st), names[n++] = "struct {char, 2 SHORT_INT, double at -24}";
+    MPI_Datatype vh = ts[0]->handle;
+    const int h1[2] = {3, 2};
+    const MPI_Aint hs[1] = {-300};
+    ts[n] = mk(MPI_COMBINER_HVECTOR, 2, h1, 1, hs, 1, &vh), names[n++] = "hvector(3, 2, -300, vector)";
+    const MPI_Aint rz[2] = {-16, 200};
+    ts[n] = mk(MPI_COMBINER_RESIZED, 0, NULL, 2, rz, 1, &vh), names[n++] = "resized(vector, -16, 200)";
+    const int hb[2] = {4, 1};
+    const MPI_Aint hbd[4] = {0, 33, 17, -9};
+    ts[n] = mk(MPI_COMBINER_HINDEXED_BLOCK, 2, hb, 4, hbd, 1, &tint), names[n++] = "hindexed_block(1, {0,33,17,-9})";
+    MPI_Datatype sh = ts[3]->handle;
+    ts[n] = mk(MPI_COMBINER_DUP, 0, NULL, 0, NULL, 1, &sh), names[n++] = "dup(struct)";
+    for (int i = 0; i < n; i++) {
+        if (!ts[i]) {
+            CHECK(false, "%s could not be built", names[i]);
+            continue;
+        }
+        check_ranges(names[i], ts[i], 1);
+        check_ranges(names[i], ts[i], 3);
+    }
+    for (int i = n - 1; i >= 0; i--)
+        if (ts[i])
+            dmpi_dtype_release(ts[i]);
+}
+
 int main(void)
 {
     unit_watchdog(60);
@@ -332,5 +613,7 @@ int main(void)
     RUN(test_pair_types);
     RUN(test_pair_pack);
     RUN(test_contig_pack);
+    RUN(test_layouts);
+    RUN(test_ranges);
     return unit_summary("test_datatype");
 }

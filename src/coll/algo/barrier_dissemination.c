@@ -1,23 +1,19 @@
 /* Algorithm: dissemination barrier. In round k (k = 1, 2, 4, ...) each rank
  * signals rank + k and waits for rank - k; after ceil(log2 p) rounds every
- * rank has heard, directly or not, from every other. */
+ * rank has heard, directly or not, from every other. Cost: ceil(log2 p)
+ * rounds of one empty message each way; no rank is a bottleneck. */
 #include "coll/coll.h"
-#include "p2p/p2p.h"
+#include "coll/sched.h"
 
-int dmpi_barrier_dissemination(dmpi_comm_t *c)
+int dmpi_barrier_dissemination(dmpi_sched_t *s, dmpi_comm_t *c)
 {
-    dmpi_comm_t cc = dmpi_coll_view(c);  /* never matches user traffic */
     dmpi_dtype_t *byte = dmpi_dtype_get(MPI_BYTE);
-    for (int k = 1; k < c->size; k <<= 1) {
-        int to = (c->rank + k) % c->size, from = (c->rank - k + c->size) % c->size;
-        dmpi_request_t *s;
-        int err = dmpi_isend(NULL, 0, byte, to, DMPI_TAG_BARRIER, &cc, DMPI_MODE_STANDARD, &s);
-        if (err != MPI_SUCCESS)
-            return err;
-        err = dmpi_recv(NULL, 0, byte, from, DMPI_TAG_BARRIER, &cc, MPI_STATUS_IGNORE);
-        int err2 = dmpi_wait(s, NULL, MPI_STATUS_IGNORE);
-        if (err != MPI_SUCCESS || err2 != MPI_SUCCESS)
-            return err != MPI_SUCCESS ? err : err2;
+    int p = c->size, err = MPI_SUCCESS;
+    for (int k = 1; k < p && err == MPI_SUCCESS; k <<= 1) {
+        if ((err = dmpi_sched_recv(s, NULL, 0, byte, (c->rank - k + p) % p)) ||
+            (err = dmpi_sched_send(s, NULL, 0, byte, (c->rank + k) % p)))
+            break;
+        err = dmpi_sched_round(s);
     }
-    return MPI_SUCCESS;
+    return err;
 }

@@ -7,6 +7,7 @@
 #include "tport/smsc/cma.h"
 #include "core/params.h"
 #include "pmi/pmi.h"
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -111,17 +112,43 @@ static bool push_eager(shm_peer_t *p, dmpi_request_t *s)
             h->cookie = (uint64_t)(uintptr_t)s;
         }
         if (n)
-            memcpy((char *)h + SHM_HDR_BYTES, s->buf + s->offset, n);
+            dmpi_req_take(s, s->offset, (char *)h + SHM_HDR_BYTES, n);
         shm_tx_publish(&p->tx, h, kind, flags, n);
         s->offset += n;
     } while (s->offset < s->bytes);
     return true;
 }
 
+/* Average block of a noncontiguous type: single copy pays per block. */
+static size_t avg_block(const dmpi_dtype_t *dt)
+{
+    size_t blocks = 0;
+    for (int i = 0; i < dt->nruns; i++)
+        blocks += dt->runs[i].count;
+    return blocks ? dt->size / blocks : dt->size;
+}
+
+/* Whether noncontiguous data of dt is worth moving with iovec lists. */
+static bool cma_layout_ok(shm_peer_t *p, const dmpi_dtype_t *dt)
+{
+    return p->cma_ok &&
+           (dmpi_params.shm_path == DMPI_PATH_CMA || avg_block(dt) >= dmpi_params.cma_block_min);
+}
+
+/* RTS payload: our buffer's address; for noncontiguous data also the
+ * address of our datatype, whose runs the receiver reads to build its
+ * iovec list of our buffer. */
 static bool push_rts(shm_peer_t *p, dmpi_request_t *s)
 {
-    uint64_t addr = (uint64_t)(uintptr_t)s->buf;
-    shm_hdr_t *h = shm_tx_reserve(&p->tx, sizeof addr);
+    uint64_t arg[2] = {(uint64_t)(uintptr_t)s->buf, 0};
+    unsigned flags = p->cma_ok ? SHM_F_CAN_WRITE : 0;
+    if (s->nc) {
+        bool layout = cma_layout_ok(p, s->dt);
+        arg[0] = (uint64_t)(uintptr_t)s->ubuf;
+        arg[1] = (uint64_t)(uintptr_t)s->dt;
+        flags = layout ? SHM_F_LAYOUT : SHM_F_PACK_ONLY;
+    }
+    shm_hdr_t *h = shm_tx_reserve(&p->tx, sizeof arg);
     if (!h)
         return false;
     h->ctx = s->ctx;
@@ -129,8 +156,8 @@ static bool push_rts(shm_peer_t *p, dmpi_request_t *s)
     h->tag = s->tag;
     h->len = s->bytes;
     h->cookie = (uint64_t)(uintptr_t)s;
-    memcpy((char *)h + SHM_HDR_BYTES, &addr, sizeof addr);
-    shm_tx_publish(&p->tx, h, SHM_RTS, p->cma_ok ? SHM_F_CAN_WRITE : 0, sizeof addr);
+    memcpy((char *)h + SHM_HDR_BYTES, arg, sizeof arg);
+    shm_tx_publish(&p->tx, h, SHM_RTS, flags, sizeof arg);
     return true;
 }
 
@@ -144,7 +171,7 @@ static bool push_data(shm_peer_t *p, dmpi_request_t *s)
             return false;
         h->cookie = s->peer_cookie;
         h->len = s->offset;
-        memcpy((char *)h + SHM_HDR_BYTES, s->buf + s->offset, n);
+        dmpi_req_take(s, s->offset, (char *)h + SHM_HDR_BYTES, n);
         shm_tx_publish(&p->tx, h, SHM_DATA, 0, n);
         s->offset += n;
     }
@@ -289,14 +316,51 @@ static void rx_written(shm_peer_t *p, shm_hdr_t *h, const char *payload)
     dmpi_recv_advance(r, n);
 }
 
+/* Single copy when either side is noncontiguous: iovec lists on both
+ * sides, the sender's built from its datatype's runs read from its memory. */
+static int read_typed(shm_peer_t *p, dmpi_request_t *r, dmpi_msg_t *m, size_t n)
+{
+    const dmpi_dtype_t *ldt = dmpi_dtype_get(MPI_BYTE), *rdt = ldt;
+    void *lbase = r->buf;
+    if (r->nc) {
+        ldt = r->dt;
+        lbase = (void *)r->ubuf;
+    }
+    dmpi_dtype_t remote;
+    dmpi_run_t *runs = NULL;
+    int err = 0;
+    if (m->tflags & SHM_F_LAYOUT) {
+        err = dmpi_cma_read(p->pid, &remote, m->layout, sizeof remote);
+        if (!err && !(runs = malloc((size_t)remote.nruns * sizeof *runs)))
+            err = ENOMEM;
+        if (!err)
+            err = dmpi_cma_read(p->pid, runs, (uint64_t)(uintptr_t)remote.runs, (size_t)remote.nruns * sizeof *runs);
+        remote.runs = runs;
+        rdt = &remote;
+    }
+    if (!err)
+        err = dmpi_cma_read_typed(p->pid, ldt, lbase, rdt, m->addr, 0, n);
+    free(runs);
+    return err;
+}
+
+/* Whether this match can be moved by single copy at all. */
+static bool cma_possible(shm_peer_t *p, dmpi_request_t *r, dmpi_msg_t *m, size_t n)
+{
+    if (n == 0 || !use_cma(p, n) || (m->tflags & SHM_F_PACK_ONLY))
+        return false;
+    return !r->nc || cma_layout_ok(p, r->dt);
+}
+
 static void shm_rndv_matched(dmpi_request_t *r, dmpi_msg_t *m)
 {
     shm_peer_t *p = peer_of_world(m->peer);
     size_t n = r->st_bytes;             /* what fits: set by the matching layer */
-    if (n > 0 && use_cma(p, n) && split_copy(p, r, m, n))
+    bool plain = !r->nc && !(m->tflags & (SHM_F_LAYOUT | SHM_F_PACK_ONLY));
+    if (plain && n > 0 && use_cma(p, n) && split_copy(p, r, m, n))
         return;
-    if (n > 0 && use_cma(p, n)) {
-        int err = dmpi_cma_read(p->pid, r->buf, m->addr, n);
+    if (cma_possible(p, r, m, n)) {
+        int err = plain ? dmpi_cma_read(p->pid, r->buf, m->addr, n) : read_typed(p, r, m, n);
         if (err == 0)
             n = 0;                      /* all moved */
         else
@@ -335,7 +399,6 @@ static void rx_one(shm_peer_t *p, shm_hdr_t *h, uint64_t w)
 {
     const char *payload = (const char *)h + SHM_HDR_BYTES;
     uint32_t n = shm_word_bytes(w);
-    uint64_t arg;
     dmpi_request_t *s;
     switch (shm_word_kind(w)) {
     case SHM_EAGER: {
@@ -353,10 +416,12 @@ static void rx_one(shm_peer_t *p, shm_hdr_t *h, uint64_t w)
     case SHM_EAGER_CONT:
         rx_eager_cont(p, payload, n);
         break;
-    case SHM_RTS:
-        memcpy(&arg, payload, sizeof arg);
-        dmpi_deliver_rndv(h->ctx, h->src, h->tag, p->world, h->len, h->cookie, arg, shm_word_flags(w));
+    case SHM_RTS: {
+        uint64_t rts[2];
+        memcpy(rts, payload, sizeof rts);
+        dmpi_deliver_rndv(h->ctx, h->src, h->tag, p->world, h->len, h->cookie, rts[0], rts[1], shm_word_flags(w));
         break;
+    }
     case SHM_CTS_SPLIT:
         rx_cts_split(p, h, payload);
         break;

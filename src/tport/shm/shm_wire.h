@@ -34,6 +34,8 @@ enum shm_kind {
 enum {
     SHM_F_SYNC = 1,       /* EAGER: acknowledge the match */
     SHM_F_CAN_WRITE = 2,  /* RTS: the sender may write into the receiver (cma verified) */
+    SHM_F_LAYOUT = 4,     /* RTS: noncontiguous data; payload: base address, address of its datatype */
+    SHM_F_PACK_ONLY = 8,  /* RTS: noncontiguous data to be sent through the ring only */
 };
 
 /* word: kind in bits 0-7, flags in 8-15, payload bytes of this piece in 32-63 */

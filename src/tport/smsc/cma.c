@@ -1,4 +1,5 @@
 #include "tport/smsc/cma.h"
+#include "core/dmpi.h"
 #include <errno.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -47,4 +48,31 @@ int dmpi_cma_read(pid_t pid, void *dst, uint64_t addr, size_t n)
 int dmpi_cma_write(pid_t pid, uint64_t addr, const void *src, size_t n)
 {
     return cma_copy(pid, (char *)src, addr, n, true);
+}
+
+/* Pieces per side and system call; the kernel takes up to IOV_MAX. */
+#define CMA_IOV 256
+
+int dmpi_cma_read_typed(pid_t pid, const dmpi_dtype_t *ldt, void *lbase, const dmpi_dtype_t *rdt, uint64_t rbase,
+                        size_t first, size_t n)
+{
+    struct iovec l[CMA_IOV], r[CMA_IOV];
+    while (n > 0) {
+        size_t lc, rc;
+        int nl = dmpi_dtype_iov(ldt, lbase, first, n, l, CMA_IOV, &lc);
+        int nr = dmpi_dtype_iov(rdt, (const void *)(uintptr_t)rbase, first, lc, r, CMA_IOV, &rc);
+        if (rc < lc)            /* the remote side needs more pieces: cut the local list to match */
+            nl = dmpi_dtype_iov(ldt, lbase, first, rc, l, CMA_IOV, &lc);
+        ssize_t done = process_vm_readv(pid, l, (unsigned long)nl, r, (unsigned long)nr, 0);
+        if (done < 0) {
+            if (errno == EINTR)
+                continue;
+            return errno;
+        }
+        if (done == 0)
+            return EFAULT;
+        first += (size_t)done;
+        n -= (size_t)done;
+    }
+    return 0;
 }

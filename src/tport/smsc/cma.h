@@ -17,5 +17,11 @@ bool dmpi_cma_verify(pid_t pid, uint64_t probe_addr);
 int dmpi_cma_read(pid_t pid, void *dst, uint64_t addr, size_t n);
 /* Writes n bytes from src to remote address addr of pid. 0, or an errno. */
 int dmpi_cma_write(pid_t pid, uint64_t addr, const void *src, size_t n);
+/* Reads bytes [first, first + n) of the packed stream of a typed buffer of
+ * pid (rdt laid out from remote address rbase) into a local typed buffer
+ * (ldt at lbase): iovec lists on both sides, one copy. 0, or an errno. */
+struct dmpi_dtype;
+int dmpi_cma_read_typed(pid_t pid, const struct dmpi_dtype *ldt, void *lbase, const struct dmpi_dtype *rdt,
+                        uint64_t rbase, size_t first, size_t n);
 
 #endif

@@ -1,0 +1,89 @@
+/* MPI_Allgather, MPI_Allgatherv and their nonblocking forms. sendbuf may be
+ * MPI_IN_PLACE (every rank's block is already in its place in recvbuf). */
+#include "api/coll_move.h"
+#include "coll/coll.h"
+
+DMPI_ALIAS(Allgather)
+DMPI_ALIAS(Iallgather)
+DMPI_ALIAS(Allgatherv)
+DMPI_ALIAS(Iallgatherv)
+
+static int check_send(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                      dmpi_dtype_t **sdt)
+{
+    return sendbuf == MPI_IN_PLACE ? MPI_SUCCESS : dmpi_check_block(fn, "send", sendbuf, sendcount, sendtype, sdt);
+}
+
+static int allgather(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request, bool nb)
+{
+    dmpi_comm_t *c = NULL;
+    dmpi_dtype_t *sdt = NULL, *rdt = NULL;
+    dmpi_request_t *r = NULL;
+    int err;
+    if ((err = dmpi_check_coll(fn, comm, &c)) || (err = check_send(fn, sendbuf, sendcount, sendtype, &sdt)) ||
+        (err = dmpi_check_no_in_place(fn, "recvbuf", recvbuf)) ||
+        (err = dmpi_check_block(fn, "recv", recvbuf, recvcount, recvtype, &rdt)) ||
+        (err = dmpi_check_not_aliased(fn, sendbuf, recvbuf, recvcount)) ||
+        (nb && (err = dmpi_check_ptr(fn, request, "the request pointer"))))
+        return dmpi_api_error(c, fn, err);
+    err = dmpi_coll_allgather(c, sendbuf, sdt ? (size_t)sendcount : 0, sdt, recvbuf, (size_t)recvcount, rdt,
+                              nb ? &r : NULL);
+    if (err != MPI_SUCCESS)
+        return dmpi_api_error(c, fn, err);
+    if (nb)
+        *request = r->handle;
+    return MPI_SUCCESS;
+}
+
+static int allgatherv(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                      const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                      MPI_Request *request, bool nb)
+{
+    dmpi_comm_t *c = NULL;
+    dmpi_dtype_t *sdt = NULL, *rdt = NULL;
+    dmpi_request_t *r = NULL;
+    int err;
+    if ((err = dmpi_check_coll(fn, comm, &c)) || (err = check_send(fn, sendbuf, sendcount, sendtype, &sdt)) ||
+        (err = dmpi_check_no_in_place(fn, "recvbuf", recvbuf)) ||
+        (err = dmpi_check_vblocks(fn, "recv", recvbuf, c->size, recvcounts, "recvcounts", displs, "displs",
+                                  recvtype, &rdt)) ||
+        (nb && (err = dmpi_check_ptr(fn, request, "the request pointer"))))
+        return dmpi_api_error(c, fn, err);
+    err = dmpi_coll_allgatherv(c, sendbuf, sdt ? (size_t)sendcount : 0, sdt, recvbuf, recvcounts, displs, rdt,
+                               nb ? &r : NULL);
+    if (err != MPI_SUCCESS)
+        return dmpi_api_error(c, fn, err);
+    if (nb)
+        *request = r->handle;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                   MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return allgather("MPI_Allgather", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, NULL,
+                     false);
+}
+
+int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    return allgather("MPI_Iallgather", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request,
+                     true);
+}
+
+int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return allgatherv("MPI_Allgatherv", sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
+                      NULL, false);
+}
+
+int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                     MPI_Request *request)
+{
+    return allgatherv("MPI_Iallgatherv", sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
+                      request, true);
+}

@@ -1,0 +1,126 @@
+/* MPI_Alltoall, MPI_Alltoallv, MPI_Alltoallw and their nonblocking forms.
+ * sendbuf may be MPI_IN_PLACE: the data for rank j is then taken from
+ * recvbuf's block j and replaced by what rank j sends (the send counts,
+ * displacements and types are ignored). */
+#include "api/coll_move.h"
+#include "coll/coll.h"
+
+DMPI_ALIAS(Alltoall)
+DMPI_ALIAS(Ialltoall)
+DMPI_ALIAS(Alltoallv)
+DMPI_ALIAS(Ialltoallv)
+DMPI_ALIAS(Alltoallw)
+DMPI_ALIAS(Ialltoallw)
+
+static int finish(const char *fn, dmpi_comm_t *c, int err, dmpi_request_t *r, MPI_Request *request)
+{
+    if (err != MPI_SUCCESS)
+        return dmpi_api_error(c, fn, err);
+    if (request)
+        *request = r->handle;
+    return MPI_SUCCESS;
+}
+
+static int alltoall(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request, bool nb)
+{
+    dmpi_comm_t *c = NULL;
+    dmpi_dtype_t *sdt = NULL, *rdt = NULL;
+    dmpi_request_t *r = NULL;
+    int err;
+    if ((err = dmpi_check_coll(fn, comm, &c)) ||
+        (sendbuf != MPI_IN_PLACE && (err = dmpi_check_block(fn, "send", sendbuf, sendcount, sendtype, &sdt))) ||
+        (err = dmpi_check_no_in_place(fn, "recvbuf", recvbuf)) ||
+        (err = dmpi_check_block(fn, "recv", recvbuf, recvcount, recvtype, &rdt)) ||
+        (err = dmpi_check_not_aliased(fn, sendbuf, recvbuf, recvcount)) ||
+        (nb && (err = dmpi_check_ptr(fn, request, "the request pointer"))))
+        return dmpi_api_error(c, fn, err);
+    err = dmpi_coll_alltoall(c, sendbuf, sdt ? (size_t)sendcount : 0, sdt, recvbuf, (size_t)recvcount, rdt,
+                             nb ? &r : NULL);
+    return finish(fn, c, err, r, nb ? request : NULL);
+}
+
+static int alltoallv(const char *fn, const void *sendbuf, const int sendcounts[], const int sdispls[],
+                     MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+                     MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request, bool nb)
+{
+    dmpi_comm_t *c = NULL;
+    dmpi_dtype_t *sdt = NULL, *rdt = NULL;
+    dmpi_request_t *r = NULL;
+    int err;
+    if ((err = dmpi_check_coll(fn, comm, &c)) ||
+        (sendbuf != MPI_IN_PLACE &&
+         (err = dmpi_check_vblocks(fn, "send", sendbuf, c->size, sendcounts, "sendcounts", sdispls, "sdispls",
+                                   sendtype, &sdt))) ||
+        (err = dmpi_check_no_in_place(fn, "recvbuf", recvbuf)) ||
+        (err = dmpi_check_vblocks(fn, "recv", recvbuf, c->size, recvcounts, "recvcounts", rdispls, "rdispls",
+                                  recvtype, &rdt)) ||
+        (nb && (err = dmpi_check_ptr(fn, request, "the request pointer"))))
+        return dmpi_api_error(c, fn, err);
+    err = dmpi_coll_alltoallv(c, sendbuf, sendcounts, sdispls, sdt, recvbuf, recvcounts, rdispls, rdt,
+                              nb ? &r : NULL);
+    return finish(fn, c, err, r, nb ? request : NULL);
+}
+
+static int alltoallw(const char *fn, const void *sendbuf, const int sendcounts[], const int sdispls[],
+                     const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[],
+                     const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request, bool nb)
+{
+    dmpi_comm_t *c = NULL;
+    dmpi_request_t *r = NULL;
+    int err;
+    if ((err = dmpi_check_coll(fn, comm, &c)) ||
+        (sendbuf != MPI_IN_PLACE &&
+         (err = dmpi_check_wblocks(fn, "send", sendbuf, c->size, sendcounts, sdispls, sendtypes))) ||
+        (err = dmpi_check_no_in_place(fn, "recvbuf", recvbuf)) ||
+        (err = dmpi_check_wblocks(fn, "recv", recvbuf, c->size, recvcounts, rdispls, recvtypes)) ||
+        (nb && (err = dmpi_check_ptr(fn, request, "the request pointer"))))
+        return dmpi_api_error(c, fn, err);
+    err = dmpi_coll_alltoallw(c, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
+                              nb ? &r : NULL);
+    return finish(fn, c, err, r, nb ? request : NULL);
+}
+
+int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                  MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return alltoall("MPI_Alltoall", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, NULL, false);
+}
+
+int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    return alltoall("MPI_Ialltoall", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request,
+                    true);
+}
+
+int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                   void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return alltoallv("MPI_Alltoallv", sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                     recvtype, comm, NULL, false);
+}
+
+int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                    void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                    MPI_Comm comm, MPI_Request *request)
+{
+    return alltoallv("MPI_Ialltoallv", sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                     recvtype, comm, request, true);
+}
+
+int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
+                   void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+                   MPI_Comm comm)
+{
+    return alltoallw("MPI_Alltoallw", sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                     recvtypes, comm, NULL, false);
+}
+
+int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                    const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[],
+                    const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
+{
+    return alltoallw("MPI_Ialltoallw", sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                     recvtypes, comm, request, true);
+}

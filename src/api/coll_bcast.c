@@ -1,0 +1,40 @@
+/* MPI_Bcast and MPI_Ibcast: argument checks, then coll/select.c. */
+#include "api/api.h"
+#include "coll/coll.h"
+
+DMPI_ALIAS(Bcast)
+DMPI_ALIAS(Ibcast)
+
+static int bcast(const char *fn, void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                 MPI_Request *request, bool nonblocking)
+{
+    dmpi_comm_t *c = NULL;
+    dmpi_dtype_t *dt;
+    dmpi_request_t *r;
+    int err;
+    if ((err = dmpi_check_init(fn)) || (err = dmpi_check_comm(fn, comm, &c)) || (err = dmpi_check_coll_comm(fn, c)) ||
+        (err = dmpi_check_count(fn, count)) || (err = dmpi_check_type(fn, datatype, &dt)))
+        return dmpi_api_error(c, fn, err);
+    if (root < 0 || root >= c->size)
+        return dmpi_api_error(c, fn, dmpi_err(MPI_ERR_ROOT, "%s: invalid root %d (%s has %d ranks)", fn, root,
+                                              c->name[0] ? c->name : "the communicator", c->size));
+    if (buffer == MPI_IN_PLACE)
+        return dmpi_api_error(c, fn, dmpi_err(MPI_ERR_BUFFER, "%s: MPI_IN_PLACE is not allowed as the buffer", fn));
+    if ((err = dmpi_check_buf(fn, buffer, count, dt)) ||
+        (nonblocking && (err = dmpi_check_ptr(fn, request, "request"))) ||
+        (err = dmpi_coll_bcast(c, buffer, (size_t)count, dt, root, nonblocking ? &r : NULL)))
+        return dmpi_api_error(c, fn, err);
+    if (nonblocking)
+        *request = r->handle;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+    return bcast("MPI_Bcast", buffer, count, datatype, root, comm, NULL, false);
+}
+
+int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request *request)
+{
+    return bcast("MPI_Ibcast", buffer, count, datatype, root, comm, request, true);
+}

@@ -1,0 +1,96 @@
+/* MPI_Gather, MPI_Gatherv and their nonblocking forms. The receive
+ * arguments count at the root only; the root may pass MPI_IN_PLACE as
+ * sendbuf (its block is already in recvbuf). */
+#include "api/coll_move.h"
+#include "coll/coll.h"
+
+DMPI_ALIAS(Gather)
+DMPI_ALIAS(Igather)
+DMPI_ALIAS(Gatherv)
+DMPI_ALIAS(Igatherv)
+
+static int check_send(const char *fn, const dmpi_comm_t *c, int root, const void *sendbuf, int sendcount,
+                      MPI_Datatype sendtype, dmpi_dtype_t **sdt)
+{
+    if (sendbuf != MPI_IN_PLACE)
+        return dmpi_check_block(fn, "send", sendbuf, sendcount, sendtype, sdt);
+    if (c->rank == root)
+        return MPI_SUCCESS;
+    return dmpi_err(MPI_ERR_BUFFER, "%s: sendbuf is MPI_IN_PLACE on rank %d, which is not the root (%d)", fn,
+                    c->rank, root);
+}
+
+static int gather(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request, bool nb)
+{
+    dmpi_comm_t *c = NULL;
+    dmpi_dtype_t *sdt = NULL, *rdt = NULL;
+    dmpi_request_t *r = NULL;
+    int err;
+    if ((err = dmpi_check_coll(fn, comm, &c)) || (err = dmpi_check_root(fn, root, c)) ||
+        (err = check_send(fn, c, root, sendbuf, sendcount, sendtype, &sdt)) ||
+        (c->rank == root && ((err = dmpi_check_no_in_place(fn, "recvbuf", recvbuf)) ||
+                             (err = dmpi_check_block(fn, "recv", recvbuf, recvcount, recvtype, &rdt)))) ||
+        (nb && (err = dmpi_check_ptr(fn, request, "the request pointer"))))
+        return dmpi_api_error(c, fn, err);
+    err = dmpi_coll_gather(c, sendbuf, sdt ? (size_t)sendcount : 0, sdt, recvbuf, rdt ? (size_t)recvcount : 0, rdt,
+                           root, nb ? &r : NULL);
+    if (err != MPI_SUCCESS)
+        return dmpi_api_error(c, fn, err);
+    if (nb)
+        *request = r->handle;
+    return MPI_SUCCESS;
+}
+
+static int gatherv(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm,
+                   MPI_Request *request, bool nb)
+{
+    dmpi_comm_t *c = NULL;
+    dmpi_dtype_t *sdt = NULL, *rdt = NULL;
+    dmpi_request_t *r = NULL;
+    int err;
+    if ((err = dmpi_check_coll(fn, comm, &c)) || (err = dmpi_check_root(fn, root, c)) ||
+        (err = check_send(fn, c, root, sendbuf, sendcount, sendtype, &sdt)) ||
+        (c->rank == root &&
+         ((err = dmpi_check_no_in_place(fn, "recvbuf", recvbuf)) ||
+          (err = dmpi_check_vblocks(fn, "recv", recvbuf, c->size, recvcounts, "recvcounts", displs, "displs",
+                                    recvtype, &rdt)))) ||
+        (nb && (err = dmpi_check_ptr(fn, request, "the request pointer"))))
+        return dmpi_api_error(c, fn, err);
+    err = dmpi_coll_gatherv(c, sendbuf, sdt ? (size_t)sendcount : 0, sdt, recvbuf, recvcounts, displs, rdt, root,
+                            nb ? &r : NULL);
+    if (err != MPI_SUCCESS)
+        return dmpi_api_error(c, fn, err);
+    if (nb)
+        *request = r->handle;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    return gather("MPI_Gather", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, NULL,
+                  false);
+}
+
+int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                 MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+    return gather("MPI_Igather", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request,
+                  true);
+}
+
+int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                 const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    return gatherv("MPI_Gatherv", sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm,
+                   NULL, false);
+}
+
+int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                  const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+    return gatherv("MPI_Igatherv", sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm,
+                   request, true);
+}

@@ -1,0 +1,116 @@
+/* Argument checks of the barrier and data-movement collectives (coll_move.h). */
+#include "api/coll_move.h"
+#include <stdio.h>
+
+int dmpi_check_coll(const char *fn, MPI_Comm comm, dmpi_comm_t **c)
+{
+    int err;
+    if ((err = dmpi_check_init(fn)) || (err = dmpi_check_comm(fn, comm, c)))
+        return err;
+    return dmpi_check_coll_comm(fn, *c);
+}
+
+int dmpi_check_root(const char *fn, int root, const dmpi_comm_t *c)
+{
+    if (root >= 0 && root < c->size)
+        return MPI_SUCCESS;
+    return dmpi_err(MPI_ERR_ROOT, "%s: invalid root %d (%s has %d ranks)", fn, root,
+                    c->name[0] ? c->name : "the communicator", c->size);
+}
+
+/* what: "sendtype", "recvtypes[2]", ... */
+static int check_type(const char *fn, const char *what, MPI_Datatype h, dmpi_dtype_t **out)
+{
+    if ((*out = dmpi_dtype_get(h))) {
+        if ((*out)->committed)
+            return MPI_SUCCESS;
+        return dmpi_err(MPI_ERR_TYPE, "%s: %s (%s) is not committed", fn, what, (*out)->name);
+    }
+    if (h == MPI_DATATYPE_NULL)
+        return dmpi_err(MPI_ERR_TYPE, "%s: %s is MPI_DATATYPE_NULL", fn, what);
+    return dmpi_err(MPI_ERR_TYPE, "%s: %s is not a valid datatype handle (0x%x)", fn, what, (unsigned)h);
+}
+
+/* NULL is MPI_BOTTOM: fine for types with absolute addresses, not for
+ * predefined types that hold data. */
+static bool buf_ok(const void *buf, int count, const dmpi_dtype_t *dt)
+{
+    return buf || count == 0 || dt->size == 0 || !dt->predefined;
+}
+
+int dmpi_check_block(const char *fn, const char *side, const void *buf, int count, MPI_Datatype type,
+                     dmpi_dtype_t **dt)
+{
+    char what[32];
+    snprintf(what, sizeof what, "%stype", side);
+    if (count < 0)
+        return dmpi_err(MPI_ERR_COUNT, "%s: %scount is negative (%d)", fn, side, count);
+    int err = check_type(fn, what, type, dt);
+    if (err == MPI_SUCCESS && !buf_ok(buf, count, *dt))
+        err = dmpi_err(MPI_ERR_BUFFER, "%s: %sbuf is NULL but %scount is %d of %s", fn, side, side, count,
+                       (*dt)->name);
+    return err;
+}
+
+static int check_counts(const char *fn, int n, const int *counts, const char *cname, const int *displs,
+                        const char *dname)
+{
+    if (!counts)
+        return dmpi_err(MPI_ERR_ARG, "%s: %s is NULL", fn, cname);
+    if (!displs)
+        return dmpi_err(MPI_ERR_ARG, "%s: %s is NULL", fn, dname);
+    for (int j = 0; j < n; j++)
+        if (counts[j] < 0)
+            return dmpi_err(MPI_ERR_COUNT, "%s: %s[%d] is negative (%d)", fn, cname, j, counts[j]);
+    return MPI_SUCCESS;
+}
+
+int dmpi_check_vblocks(const char *fn, const char *side, const void *buf, int n, const int *counts,
+                       const char *cname, const int *displs, const char *dname, MPI_Datatype type,
+                       dmpi_dtype_t **dt)
+{
+    char what[32];
+    snprintf(what, sizeof what, "%stype", side);
+    int err = check_counts(fn, n, counts, cname, displs, dname);
+    if (err == MPI_SUCCESS)
+        err = check_type(fn, what, type, dt);
+    for (int j = 0; j < n && err == MPI_SUCCESS; j++)
+        if (!buf_ok(buf, counts[j], *dt))
+            err = dmpi_err(MPI_ERR_BUFFER, "%s: %sbuf is NULL but %s[%d] is %d of %s", fn, side, cname, j,
+                           counts[j], (*dt)->name);
+    return err;
+}
+
+int dmpi_check_wblocks(const char *fn, const char *side, const void *buf, int n, const int *counts,
+                       const int *displs, const MPI_Datatype *types)
+{
+    char cname[16], dname[16], tname[16], what[32];
+    snprintf(cname, sizeof cname, "%scounts", side);
+    snprintf(dname, sizeof dname, "%cdispls", side[0]);
+    snprintf(tname, sizeof tname, "%stypes", side);
+    int err = check_counts(fn, n, counts, cname, displs, dname);
+    if (err == MPI_SUCCESS && !types)
+        err = dmpi_err(MPI_ERR_ARG, "%s: %s is NULL", fn, tname);
+    for (int j = 0; j < n && err == MPI_SUCCESS; j++) {
+        dmpi_dtype_t *dt;
+        snprintf(what, sizeof what, "%s[%d]", tname, j);
+        if ((err = check_type(fn, what, types[j], &dt)) == MPI_SUCCESS && !buf_ok(buf, counts[j], dt))
+            err = dmpi_err(MPI_ERR_BUFFER, "%s: %sbuf is NULL but %s[%d] is %d of %s", fn, side, cname, j,
+                           counts[j], dt->name);
+    }
+    return err;
+}
+
+int dmpi_check_no_in_place(const char *fn, const char *what, const void *buf)
+{
+    if (buf != MPI_IN_PLACE)
+        return MPI_SUCCESS;
+    return dmpi_err(MPI_ERR_BUFFER, "%s: %s cannot be MPI_IN_PLACE here", fn, what);
+}
+
+int dmpi_check_not_aliased(const char *fn, const void *sendbuf, const void *recvbuf, int count)
+{
+    if (sendbuf != recvbuf || !sendbuf || count == 0)
+        return MPI_SUCCESS;
+    return dmpi_err(MPI_ERR_BUFFER, "%s: sendbuf and recvbuf are the same buffer (use MPI_IN_PLACE)", fn);
+}

@@ -1,0 +1,97 @@
+/* MPI_Scatter, MPI_Scatterv and their nonblocking forms. The send
+ * arguments count at the root only; the root may pass MPI_IN_PLACE as
+ * recvbuf (its block stays where it is in sendbuf). */
+#include "api/coll_move.h"
+#include "coll/coll.h"
+
+DMPI_ALIAS(Scatter)
+DMPI_ALIAS(Iscatter)
+DMPI_ALIAS(Scatterv)
+DMPI_ALIAS(Iscatterv)
+
+static int check_recv(const char *fn, const dmpi_comm_t *c, int root, void *recvbuf, int recvcount,
+                      MPI_Datatype recvtype, dmpi_dtype_t **rdt)
+{
+    if (recvbuf != MPI_IN_PLACE)
+        return dmpi_check_block(fn, "recv", recvbuf, recvcount, recvtype, rdt);
+    if (c->rank == root)
+        return MPI_SUCCESS;
+    return dmpi_err(MPI_ERR_BUFFER, "%s: recvbuf is MPI_IN_PLACE on rank %d, which is not the root (%d)", fn,
+                    c->rank, root);
+}
+
+static int scatter(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request, bool nb)
+{
+    dmpi_comm_t *c = NULL;
+    dmpi_dtype_t *sdt = NULL, *rdt = NULL;
+    dmpi_request_t *r = NULL;
+    int err;
+    if ((err = dmpi_check_coll(fn, comm, &c)) || (err = dmpi_check_root(fn, root, c)) ||
+        (c->rank == root && ((err = dmpi_check_no_in_place(fn, "sendbuf", sendbuf)) ||
+                             (err = dmpi_check_block(fn, "send", sendbuf, sendcount, sendtype, &sdt)))) ||
+        (err = check_recv(fn, c, root, recvbuf, recvcount, recvtype, &rdt)) ||
+        (nb && (err = dmpi_check_ptr(fn, request, "the request pointer"))))
+        return dmpi_api_error(c, fn, err);
+    err = dmpi_coll_scatter(c, sendbuf, sdt ? (size_t)sendcount : 0, sdt, recvbuf, rdt ? (size_t)recvcount : 0, rdt,
+                            root, nb ? &r : NULL);
+    if (err != MPI_SUCCESS)
+        return dmpi_api_error(c, fn, err);
+    if (nb)
+        *request = r->handle;
+    return MPI_SUCCESS;
+}
+
+static int scatterv(const char *fn, const void *sendbuf, const int sendcounts[], const int displs[],
+                    MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                    MPI_Comm comm, MPI_Request *request, bool nb)
+{
+    dmpi_comm_t *c = NULL;
+    dmpi_dtype_t *sdt = NULL, *rdt = NULL;
+    dmpi_request_t *r = NULL;
+    int err;
+    if ((err = dmpi_check_coll(fn, comm, &c)) || (err = dmpi_check_root(fn, root, c)) ||
+        (c->rank == root &&
+         ((err = dmpi_check_no_in_place(fn, "sendbuf", sendbuf)) ||
+          (err = dmpi_check_vblocks(fn, "send", sendbuf, c->size, sendcounts, "sendcounts", displs, "displs",
+                                    sendtype, &sdt)))) ||
+        (err = check_recv(fn, c, root, recvbuf, recvcount, recvtype, &rdt)) ||
+        (nb && (err = dmpi_check_ptr(fn, request, "the request pointer"))))
+        return dmpi_api_error(c, fn, err);
+    err = dmpi_coll_scatterv(c, sendbuf, sendcounts, displs, sdt, recvbuf, rdt ? (size_t)recvcount : 0, rdt, root,
+                             nb ? &r : NULL);
+    if (err != MPI_SUCCESS)
+        return dmpi_api_error(c, fn, err);
+    if (nb)
+        *request = r->handle;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                 MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    return scatter("MPI_Scatter", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, NULL,
+                   false);
+}
+
+int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                  MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+    return scatter("MPI_Iscatter", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request,
+                   true);
+}
+
+int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    return scatterv("MPI_Scatterv", sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                    NULL, false);
+}
+
+int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                   void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                   MPI_Request *request)
+{
+    return scatterv("MPI_Iscatterv", sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
+                    comm, request, true);
+}

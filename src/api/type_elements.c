@@ -1,0 +1,46 @@
+/* MPI_Get_elements(_x): the predefined elements a receive delivered,
+ * counted through the typemap (core/dtype_walk.c); MPI_UNDEFINED when the
+ * bytes end inside a predefined element. */
+#include "api/type_api.h"
+#include "p2p/request.h"
+#include <limits.h>
+
+DMPI_ALIAS(Get_elements)
+DMPI_ALIAS(Get_elements_x)
+
+static int count_elements(const char *fn, const MPI_Status *status, MPI_Datatype datatype, const void *count,
+                          MPI_Count *n)
+{
+    dmpi_dtype_t *dt;
+    int err;
+    if ((err = dmpi_check_init(fn)) || (err = dmpi_check_ptr(fn, status, "status")) ||
+        (err = dmpi_type_check_committed(fn, datatype, "datatype", &dt)) ||
+        (err = dmpi_check_ptr(fn, count, "count")))
+        return err;
+    if (status == MPI_STATUS_IGNORE)
+        return dmpi_err(MPI_ERR_ARG, "%s: status is MPI_STATUS_IGNORE", fn);
+    *n = dmpi_dtype_elements(dt, dmpi_status_bytes(status));
+    return MPI_SUCCESS;
+}
+
+int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count)
+{
+    const char *fn = "MPI_Get_elements";
+    MPI_Count n;
+    int err = count_elements(fn, status, datatype, count, &n);
+    if (err != MPI_SUCCESS)
+        return dmpi_api_error(NULL, fn, err);
+    *count = n < 0 || n > INT_MAX ? MPI_UNDEFINED : (int)n;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
+{
+    const char *fn = "MPI_Get_elements_x";
+    MPI_Count n;
+    int err = count_elements(fn, status, datatype, count, &n);
+    if (err != MPI_SUCCESS)
+        return dmpi_api_error(NULL, fn, err);
+    *count = n < 0 ? MPI_UNDEFINED : n;
+    return MPI_SUCCESS;
+}

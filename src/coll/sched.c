@@ -1,0 +1,364 @@
+/* The schedule engine (see sched.h): rounds of communication followed by
+ * local steps, advanced by the progress engine. */
+#include "coll/sched.h"
+#include "coll/coll.h"
+#include "core/op.h"
+#include "p2p/p2p.h"
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { STEP_SEND, STEP_RECV, STEP_REDUCE, STEP_COPY };
+
+typedef struct step {
+    uint8_t kind;
+    int peer;
+    const void *src;
+    void *dst;
+    size_t count, dcount;
+    dmpi_dtype_t *dt, *ddt;
+    dmpi_op_t *op;
+    dmpi_request_t *req;
+} step_t;
+
+struct dmpi_sched {
+    dmpi_comm_t view;            /* the communicator on its collective context */
+    int tag;
+    step_t *steps;
+    int nsteps, cap;
+    int *round_end;              /* steps [round_end[k-1], round_end[k]) form round k */
+    int nrounds, rcap;
+    int round;                   /* the current round */
+    bool started;                /* its communication is under way */
+    void **tmps;
+    int ntmps, tcap;
+    int err;
+    dmpi_request_t *req;
+    struct dmpi_sched *next, *prev;
+};
+
+int dmpi_sched_active;
+static dmpi_sched_t *active_head;
+
+/* Tags of schedules: below the fixed internal tags of coll.h. */
+#define SCHED_TAG_BASE (-16)
+#define SCHED_TAG_SPAN 0x100000
+
+int dmpi_sched_new(dmpi_comm_t *c, dmpi_sched_t **out)
+{
+    dmpi_sched_t *s = calloc(1, sizeof *s);
+    if (!s)
+        return dmpi_err(MPI_ERR_NO_MEM, "out of memory for a collective schedule");
+    s->view = dmpi_coll_view(c);
+    s->tag = SCHED_TAG_BASE - (int)(c->coll_seq++ % SCHED_TAG_SPAN);
+    *out = s;
+    return MPI_SUCCESS;
+}
+
+void dmpi_sched_free(dmpi_sched_t *s)
+{
+    for (int i = 0; i < s->ntmps; i++)
+        free(s->tmps[i]);
+    for (int i = 0; i < s->nsteps; i++) {
+        step_t *t = &s->steps[i];
+        if (t->req)
+            dmpi_req_free(t->req);
+        if (t->dt)
+            dmpi_dtype_release(t->dt);
+        if (t->ddt)
+            dmpi_dtype_release(t->ddt);
+        if (t->op)
+            dmpi_op_release(t->op);
+    }
+    free(s->tmps);
+    free(s->steps);
+    free(s->round_end);
+    free(s);
+}
+
+static step_t *add_step(dmpi_sched_t *s, int kind)
+{
+    if (s->nsteps == s->cap) {
+        int cap = s->cap ? 2 * s->cap : 16;
+        step_t *steps = realloc(s->steps, (size_t)cap * sizeof *steps);
+        if (!steps)
+            return NULL;
+        s->steps = steps;
+        s->cap = cap;
+    }
+    step_t *t = &s->steps[s->nsteps++];
+    memset(t, 0, sizeof *t);
+    t->kind = (uint8_t)kind;
+    return t;
+}
+
+static int oom(void) { return dmpi_err(MPI_ERR_NO_MEM, "out of memory building a collective schedule"); }
+
+/* Messages carry int counts. */
+static int too_many(size_t count)
+{
+    return dmpi_err(MPI_ERR_COUNT, "a collective message of %zu elements is more than the %d one message can hold",
+                    count, INT_MAX);
+}
+
+/* The user may free a type or an op as soon as a nonblocking collective
+ * has started: the schedule holds its own references. */
+static void hold(step_t *t)
+{
+    if (t->dt)
+        dmpi_dtype_retain(t->dt);
+    if (t->ddt)
+        dmpi_dtype_retain(t->ddt);
+    if (t->op)
+        dmpi_op_retain(t->op);
+}
+
+int dmpi_sched_send(dmpi_sched_t *s, const void *buf, size_t count, dmpi_dtype_t *dt, int peer)
+{
+    if (count > INT_MAX)
+        return too_many(count);
+    step_t *t = add_step(s, STEP_SEND);
+    if (!t)
+        return oom();
+    t->src = buf;
+    t->count = count;
+    t->dt = dt;
+    t->peer = peer;
+    hold(t);
+    return MPI_SUCCESS;
+}
+
+int dmpi_sched_recv(dmpi_sched_t *s, void *buf, size_t count, dmpi_dtype_t *dt, int peer)
+{
+    if (count > INT_MAX)
+        return too_many(count);
+    step_t *t = add_step(s, STEP_RECV);
+    if (!t)
+        return oom();
+    t->dst = buf;
+    t->count = count;
+    t->dt = dt;
+    t->peer = peer;
+    hold(t);
+    return MPI_SUCCESS;
+}
+
+int dmpi_sched_reduce(dmpi_sched_t *s, const void *in, void *inout, size_t count, dmpi_dtype_t *dt,
+                      dmpi_op_t *op)
+{
+    step_t *t = add_step(s, STEP_REDUCE);
+    if (!t)
+        return oom();
+    t->src = in;
+    t->dst = inout;
+    t->count = count;
+    t->dt = dt;
+    t->op = op;
+    hold(t);
+    return MPI_SUCCESS;
+}
+
+int dmpi_sched_copy(dmpi_sched_t *s, const void *src, size_t scount, dmpi_dtype_t *sdt, void *dst,
+                    size_t dcount, dmpi_dtype_t *ddt)
+{
+    step_t *t = add_step(s, STEP_COPY);
+    if (!t)
+        return oom();
+    t->src = src;
+    t->count = scount;
+    t->dt = sdt;
+    t->dst = dst;
+    t->dcount = dcount;
+    t->ddt = ddt;
+    hold(t);
+    return MPI_SUCCESS;
+}
+
+int dmpi_sched_round(dmpi_sched_t *s)
+{
+    if (s->nrounds == s->rcap) {
+        int cap = s->rcap ? 2 * s->rcap : 16;
+        int *r = realloc(s->round_end, (size_t)cap * sizeof *r);
+        if (!r)
+            return oom();
+        s->round_end = r;
+        s->rcap = cap;
+    }
+    s->round_end[s->nrounds++] = s->nsteps;
+    return MPI_SUCCESS;
+}
+
+void *dmpi_sched_tmp(dmpi_sched_t *s, size_t bytes)
+{
+    if (s->ntmps == s->tcap) {
+        int cap = s->tcap ? 2 * s->tcap : 4;
+        void **t = realloc(s->tmps, (size_t)cap * sizeof *t);
+        if (!t)
+            return NULL;
+        s->tmps = t;
+        s->tcap = cap;
+    }
+    void *p = malloc(bytes ? bytes : 1);
+    if (p)
+        s->tmps[s->ntmps++] = p;
+    return p;
+}
+
+/* Copy between two typed buffers through the packed stream. */
+static int local_copy(const step_t *t)
+{
+    size_t sbytes = t->count * t->dt->size, dbytes = t->dcount * t->ddt->size;
+    size_t n = sbytes < dbytes ? sbytes : dbytes;
+    if (n == 0)
+        return MPI_SUCCESS;
+    if (t->dt->contig) {
+        dmpi_dtype_unpack_range(t->ddt, t->dst, 0, n, (const char *)t->src + t->dt->true_lb);
+        return MPI_SUCCESS;
+    }
+    if (t->ddt->contig) {
+        dmpi_dtype_pack_range(t->dt, t->src, 0, n, (char *)t->dst + t->ddt->true_lb);
+        return MPI_SUCCESS;
+    }
+    void *tmp = malloc(n);
+    if (!tmp)
+        return dmpi_err(MPI_ERR_NO_MEM, "out of memory copying %zu bytes in a collective", n);
+    dmpi_dtype_pack_range(t->dt, t->src, 0, n, tmp);
+    dmpi_dtype_unpack_range(t->ddt, t->dst, 0, n, tmp);
+    free(tmp);
+    return MPI_SUCCESS;
+}
+
+static int round_start(dmpi_sched_t *s)
+{
+    return s->round ? s->round_end[s->round - 1] : 0;
+}
+
+/* Starts the communication of the current round. */
+static void start_round(dmpi_sched_t *s)
+{
+    for (int i = round_start(s); i < s->round_end[s->round]; i++) {
+        step_t *t = &s->steps[i];
+        int err = MPI_SUCCESS;
+        if (t->kind == STEP_SEND)
+            err = dmpi_isend(t->src, (int)t->count, t->dt, t->peer, s->tag, &s->view, DMPI_MODE_STANDARD, &t->req);
+        else if (t->kind == STEP_RECV)
+            err = dmpi_irecv(t->dst, (int)t->count, t->dt, t->peer, s->tag, &s->view, &t->req);
+        if (err != MPI_SUCCESS && s->err == MPI_SUCCESS)
+            s->err = err;
+    }
+    s->started = true;
+}
+
+/* True once the current round's communication is complete (its requests
+ * are freed then). */
+static bool round_done(dmpi_sched_t *s)
+{
+    int end = s->round_end[s->round];
+    for (int i = round_start(s); i < end; i++)
+        if (s->steps[i].req && !s->steps[i].req->done)
+            return false;
+    for (int i = round_start(s); i < end; i++) {
+        step_t *t = &s->steps[i];
+        if (!t->req)
+            continue;
+        if (t->req->st_error != MPI_SUCCESS && s->err == MPI_SUCCESS)
+            s->err = t->req->st_error;
+        dmpi_req_free(t->req);
+        t->req = NULL;
+    }
+    return true;
+}
+
+static void run_local_steps(dmpi_sched_t *s)
+{
+    for (int i = round_start(s); i < s->round_end[s->round]; i++) {
+        step_t *t = &s->steps[i];
+        int err = MPI_SUCCESS;
+        if (t->kind == STEP_REDUCE)
+            err = dmpi_op_apply(t->op, t->src, t->dst, t->count, t->dt);
+        else if (t->kind == STEP_COPY)
+            err = local_copy(t);
+        if (err != MPI_SUCCESS && s->err == MPI_SUCCESS)
+            s->err = err;
+    }
+}
+
+static void unlink_active(dmpi_sched_t *s)
+{
+    if (s->prev)
+        s->prev->next = s->next;
+    else
+        active_head = s->next;
+    if (s->next)
+        s->next->prev = s->prev;
+    dmpi_sched_active--;
+}
+
+/* Moves s as far as it can go; true when it completed (and was freed). */
+static bool advance(dmpi_sched_t *s)
+{
+    while (s->round < s->nrounds) {
+        if (!s->started)
+            start_round(s);
+        if (!round_done(s))
+            return false;
+        run_local_steps(s);
+        s->round++;
+        s->started = false;
+    }
+    dmpi_request_t *r = s->req;
+    r->st_source = MPI_ANY_SOURCE;
+    r->st_tag = MPI_ANY_TAG;
+    r->st_bytes = 0;
+    r->st_error = s->err;
+    unlink_active(s);
+    dmpi_sched_free(s);
+    dmpi_req_complete(r);
+    return true;
+}
+
+int dmpi_sched_start(dmpi_sched_t *s, dmpi_request_t **out)
+{
+    if (s->nrounds == 0 || s->round_end[s->nrounds - 1] != s->nsteps) {
+        int err = dmpi_sched_round(s);     /* close the last round */
+        if (err != MPI_SUCCESS) {
+            dmpi_sched_free(s);
+            return err;
+        }
+    }
+    dmpi_request_t *r = dmpi_req_alloc(DMPI_REQ_COLL);
+    if (!r) {
+        dmpi_sched_free(s);
+        return dmpi_err(MPI_ERR_NO_MEM, "out of request objects");
+    }
+    r->comm = NULL;
+    s->req = r;
+    s->next = active_head;
+    if (active_head)
+        active_head->prev = s;
+    active_head = s;
+    if (!dmpi_sched_active++)
+        dmpi_progress_set_hook(dmpi_sched_progress);
+    *out = r;
+    advance(s);
+    return MPI_SUCCESS;
+}
+
+int dmpi_sched_run(dmpi_sched_t *s)
+{
+    dmpi_request_t *r;
+    int err = dmpi_sched_start(s, &r);
+    if (err != MPI_SUCCESS)
+        return err;
+    return dmpi_wait(r, NULL, MPI_STATUS_IGNORE);
+}
+
+int dmpi_sched_progress(void)
+{
+    int did = 0;
+    for (dmpi_sched_t *s = active_head, *next; s; s = next) {
+        next = s->next;
+        did += advance(s);
+    }
+    return did;
+}

@@ -1,0 +1,136 @@
+/* Walks of a type's typemap through the way it was constructed: counting
+ * predefined elements (MPI_Get_elements) and visiting every predefined
+ * element with its displacement (external32 conversion). The runs of the
+ * pack engine have lost the element boundaries; the constructor tree keeps
+ * them, at a cost proportional to its description, not to the data. */
+#include "core/dtype_internal.h"
+
+/* Number of blocks of a combiner (DUP and friends have one, of inner). */
+static int nblocks(const dmpi_dtype_contents_t *c)
+{
+    switch (c->combiner) {
+    case MPI_COMBINER_CONTIGUOUS:
+    case MPI_COMBINER_DUP:
+    case MPI_COMBINER_RESIZED:
+    case MPI_COMBINER_SUBARRAY:
+    case MPI_COMBINER_DARRAY:
+        return 1;
+    default:
+        return c->ints[0];
+    }
+}
+
+/* Block i: bl copies of *child, the first at *disp. */
+static void block_at(const dmpi_dtype_contents_t *c, int i, MPI_Aint *disp, size_t *bl, dmpi_dtype_t **child)
+{
+    const int *v = c->ints;
+    *child = c->inner ? c->inner : dmpi_dtype_get(c->types[c->combiner == MPI_COMBINER_STRUCT ? i : 0]);
+    MPI_Aint ext = (*child)->extent;
+    *disp = 0;
+    *bl = 1;
+    switch (c->combiner) {
+    case MPI_COMBINER_CONTIGUOUS: *bl = (size_t)v[0]; break;
+    case MPI_COMBINER_VECTOR: *disp = (MPI_Aint)i * v[2] * ext; *bl = (size_t)v[1]; break;
+    case MPI_COMBINER_HVECTOR: *disp = (MPI_Aint)i * c->aints[0]; *bl = (size_t)v[1]; break;
+    case MPI_COMBINER_INDEXED: *disp = (MPI_Aint)v[1 + v[0] + i] * ext; *bl = (size_t)v[1 + i]; break;
+    case MPI_COMBINER_HINDEXED: *disp = c->aints[i]; *bl = (size_t)v[1 + i]; break;
+    case MPI_COMBINER_INDEXED_BLOCK: *disp = (MPI_Aint)v[2 + i] * ext; *bl = (size_t)v[1]; break;
+    case MPI_COMBINER_HINDEXED_BLOCK: *disp = c->aints[i]; *bl = (size_t)v[1]; break;
+    case MPI_COMBINER_STRUCT: *disp = c->aints[i]; *bl = (size_t)v[1 + i]; break;
+    default: break;
+    }
+}
+
+/* Whether all blocks have the same length and child (their bytes can be divided). */
+static bool uniform(const dmpi_dtype_contents_t *c)
+{
+    int k = c->combiner;
+    return k == MPI_COMBINER_VECTOR || k == MPI_COMBINER_HVECTOR || k == MPI_COMBINER_INDEXED_BLOCK ||
+           k == MPI_COMBINER_HINDEXED_BLOCK || nblocks(c) == 1;
+}
+
+/* Predefined elements wholly inside the first rem bytes of one element,
+ * 0 < rem < size; -1 if rem ends inside one. */
+static MPI_Count partial(const dmpi_dtype_t *dt, size_t rem)
+{
+    if (!dt->contents) {           /* only pair types have parts: value, then index */
+        size_t value = dmpi_dtype_pair_value(dt) != MPI_DATATYPE_NULL ? dt->size - sizeof(int) : dt->size / 2;
+        return dt->nbasic == 2 && rem == value ? 1 : -1;
+    }
+    const dmpi_dtype_contents_t *c = dt->contents;
+    MPI_Count total = 0;
+    int n = nblocks(c);
+    MPI_Aint disp;
+    size_t bl;
+    dmpi_dtype_t *child;
+    int first = 0;
+    if (uniform(c) && n > 1) {     /* skip whole blocks at once */
+        block_at(c, 0, &disp, &bl, &child);
+        size_t bytes = bl * child->size;
+        first = (int)(rem / bytes);
+        total = (MPI_Count)first * (MPI_Count)(bl * child->nbasic);
+        rem -= (size_t)first * bytes;
+    }
+    for (int i = first; i < n && rem > 0; i++) {
+        block_at(c, i, &disp, &bl, &child);
+        if (child->size == 0)
+            continue;
+        size_t whole = rem / child->size;
+        if (whole >= bl) {
+            total += (MPI_Count)(bl * child->nbasic);
+            rem -= bl * child->size;
+            continue;
+        }
+        total += (MPI_Count)(whole * child->nbasic);
+        rem -= whole * child->size;
+        if (rem == 0)
+            break;
+        MPI_Count p = partial(child, rem);
+        return p < 0 ? -1 : total + p;
+    }
+    return total;
+}
+
+MPI_Count dmpi_dtype_elements(const dmpi_dtype_t *dt, size_t bytes)
+{
+    if (dt->size == 0)
+        return 0;
+    MPI_Count total = (MPI_Count)(bytes / dt->size) * (MPI_Count)dt->nbasic;
+    size_t rem = bytes % dt->size;
+    if (rem == 0)
+        return total;
+    MPI_Count p = partial(dt, rem);
+    return p < 0 ? -1 : total + p;
+}
+
+static int walk_one(const dmpi_dtype_t *dt, MPI_Aint at, dmpi_dtype_visit_fn *fn, void *ctx)
+{
+    if (!dt->contents)
+        return dt->size ? fn(ctx, (dmpi_dtype_t *)dt, at, 1) : 0;
+    const dmpi_dtype_contents_t *c = dt->contents;
+    int n = nblocks(c), err;
+    for (int i = 0; i < n; i++) {
+        MPI_Aint disp;
+        size_t bl;
+        dmpi_dtype_t *child;
+        block_at(c, i, &disp, &bl, &child);
+        if (!child->contents && child->extent == (MPI_Aint)child->size) {
+            if (bl && child->size && (err = fn(ctx, child, at + disp, bl)))
+                return err;     /* bl predefined elements back to back */
+            continue;
+        }
+        for (size_t k = 0; k < bl; k++)
+            if ((err = walk_one(child, at + disp + (MPI_Aint)k * child->extent, fn, ctx)))
+                return err;
+    }
+    return 0;
+}
+
+int dmpi_dtype_walk(const dmpi_dtype_t *dt, size_t count, dmpi_dtype_visit_fn *fn, void *ctx)
+{
+    int err;
+    for (size_t e = 0; e < count; e++)
+        if ((err = walk_one(dt, (MPI_Aint)e * dt->extent, fn, ctx)))
+            return err;
+    return 0;
+}
