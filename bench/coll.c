@@ -1,0 +1,685 @@
+/*
+ * coll.c - OSU-style collective latency on MPI_COMM_WORLD.
+ *
+ * Collectives (-c picks some; default all, in this order):
+ *   barrier
+ *   bcast, reduce, allreduce         size = the whole message (root 0)
+ *   allgather, alltoall, gather,     size = the block each rank contributes
+ *   scatter, reduce_scatter          (reduce_scatter is MPI_Reduce_scatter_block)
+ *   alltoallv                        dense: every pair exchanges `size` bytes
+ *   alltoallv_sparse                 every rank sends 8-64 bytes to two ranks
+ *                                    (ranks r+1 and r+1+p/2, itself left out),
+ *                                    every other count zero; sizes cycle through
+ *                                    8 patterns so that counts change from call
+ *                                    to call; thousands of calls
+ * Data are MPI_INT (reductions: MPI_SUM), so sizes are multiples of 4 bytes:
+ * 4, 16, 64, ... 1 MiB by default.
+ *
+ * Timing, as OSU does it: every call is timed on its own (MPI_Wtime before and
+ * after), without barriers between calls; each rank averages its own calls;
+ * the table shows the average, the minimum and the maximum of those per-rank
+ * averages, in microseconds, collected with point-to-point messages only.
+ *
+ * Before timing each size, the collective is run once on known data and every
+ * rank checks what it received (a barrier is checked through a shared file:
+ * nobody may leave before everybody has arrived).  A wrong result prints
+ * "CHECK FAILED ..." and exits with status 3 (MPI_Abort).
+ *
+ * Iterations: 1000 (100 with --quick) up to 16 KiB, then inversely
+ * proportional to the size, at least 10 (5); warm-up a tenth of that.  Three
+ * probe calls estimate the time per call first (the slowest rank's median):
+ * if the iterations would take longer than -L seconds (default 0.25; 0.02
+ * with --quick; 4 times that for alltoallv_sparse), they are cut to fit (at
+ * least 3), and the `iters` column says how many were timed.  Once the whole
+ * run has taken -T seconds (default 150; 15 with --quick), the rest is
+ * skipped with a comment line.  That keeps an oversubscribed MPI that spins
+ * (milliseconds per call) from taking an hour.
+ *
+ * Output, parsed by bench/compare:
+ *   # table allreduce
+ *   # size avg_us min_us max_us iters
+ *   4 1.234 1.200 1.270 1000
+ *   ...
+ *   # table alltoallv_sparse
+ *   # bytes avg_us min_us max_us calls
+ *   8-64 2.345 2.300 2.390 10000
+ * The barrier table has the single size 0.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <getopt.h>
+#include <mpi.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define TAG_CTRL 17
+#define LARGE_SIZE (16 * 1024) /* above this, iteration counts shrink with size */
+#define SPARSE_MAX 64          /* largest sparse message, bytes */
+#define SPARSE_PATTERNS 8
+
+enum coll {
+    BARRIER, BCAST, REDUCE, ALLREDUCE, ALLGATHER, ALLTOALL, ALLTOALLV, GATHER, SCATTER,
+    REDUCE_SCATTER, ALLTOALLV_SPARSE, NCOLL
+};
+
+static const char *const coll_names[NCOLL] = {
+    "barrier", "bcast", "reduce", "allreduce", "allgather", "alltoall", "alltoallv",
+    "gather", "scatter", "reduce_scatter", "alltoallv_sparse"};
+
+struct options {
+    int want[NCOLL];
+    size_t *sizes;
+    int nsizes;
+    int iters;         /* for sizes <= LARGE_SIZE */
+    int min_iters;     /* for the largest sizes */
+    int sparse_calls;  /* alltoallv_sparse */
+    double limit_s;    /* time one measurement may take, about */
+    double budget_s;   /* time the whole run may take, about */
+};
+
+static int rank, nranks;
+
+/* Buffers, allocated once for the largest size (nranks blocks each). */
+static int *sbuf, *rbuf;
+static int *counts, *displs;      /* dense alltoallv: the same for send and receive */
+static int *scounts[SPARSE_PATTERNS], *rcounts[SPARSE_PATTERNS];
+static int *sdispls, *rdispls;    /* sparse: rank j's slot at j * SPARSE_MAX */
+static unsigned char *sparse_s, *sparse_r;
+
+/* ---------------------------------------------------------------- helpers */
+
+static void usage(void)
+{
+    if (rank != 0)
+        return;
+    fprintf(stderr,
+            "usage: coll [--quick] [-c COLL,...] [-m MAX] [-s S1,S2,...] [-i ITERS] [-n CALLS]\n"
+            "            [-L SECONDS] [-T SECONDS]\n"
+            "  --quick  sizes 4,64,1K,16K,256K,1M; 100 iterations; 2000 sparse calls;\n"
+            "           -L 0.02 -T 15\n"
+            "  -c  collectives (default all): barrier,bcast,reduce,allreduce,allgather,\n"
+            "      alltoall,alltoallv,gather,scatter,reduce_scatter,alltoallv_sparse\n"
+            "  -m  largest size, suffix K/M allowed (default 1M): sizes 4, 16, 64, ... (x4)\n"
+            "  -s  explicit comma-separated sizes, multiples of 4 (overrides -m)\n"
+            "  -i  iterations up to 16 KiB (default 1000), fewer above\n"
+            "  -n  alltoallv_sparse calls (default 10000)\n"
+            "  -L  cut a measurement's iterations to take about this long (default 0.25 s)\n"
+            "  -T  skip what is left once the run has taken this long (default 150 s)\n");
+}
+
+static size_t parse_size(const char *s)
+{
+    char *end;
+    double v = strtod(s, &end);
+    switch (*end) {
+    case 'k': case 'K': v *= 1024.0; break;
+    case 'm': case 'M': v *= 1024.0 * 1024.0; break;
+    default: break;
+    }
+    return v < 4 ? 4 : (size_t)v / 4 * 4;
+}
+
+static void set_sizes(struct options *o, const char *list)
+{
+    int n = 1;
+    for (const char *p = list; *p; p++)
+        n += *p == ',';
+    free(o->sizes);
+    o->sizes = malloc(sizeof(size_t) * (size_t)n);
+    o->nsizes = 0;
+    char *copy = strdup(list), *save = NULL;
+    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+        o->sizes[o->nsizes++] = parse_size(tok);
+    free(copy);
+}
+
+static void parse_options(int argc, char **argv, struct options *o)
+{
+    static const struct option longopts[] = {{"quick", no_argument, NULL, 'q'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
+    size_t max_size = 1u << 20;
+    const char *list = NULL, *colls = NULL;
+    int quick = 0, iters = -1, calls = -1, c;
+    double limit = -1, budget = -1;
+
+    while ((c = getopt_long(argc, argv, "qc:m:s:i:n:L:T:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'q': quick = 1; break;
+        case 'c': colls = optarg; break;
+        case 'm': max_size = parse_size(optarg); break;
+        case 's': list = optarg; break;
+        case 'i': iters = atoi(optarg); break;
+        case 'n': calls = atoi(optarg); break;
+        case 'L': limit = atof(optarg); break;
+        case 'T': budget = atof(optarg); break;
+        default:
+            usage();
+            MPI_Finalize();
+            exit(c == 'h' ? 0 : 2);
+        }
+    }
+    o->sizes = NULL;
+    if (list)
+        set_sizes(o, list);
+    else if (quick)
+        set_sizes(o, "4,64,1K,16K,256K,1M");
+    else {
+        o->sizes = malloc(sizeof(size_t) * 32);
+        o->nsizes = 0;
+        for (size_t s = 4; s <= max_size && o->nsizes < 32; s *= 4)
+            o->sizes[o->nsizes++] = s;
+    }
+    o->iters = iters > 0 ? iters : quick ? 100 : 1000;
+    o->min_iters = quick ? 5 : 10;
+    o->sparse_calls = calls > 0 ? calls : quick ? 2000 : 10000;
+    o->limit_s = limit > 0 ? limit : quick ? 0.02 : 0.25;
+    o->budget_s = budget > 0 ? budget : quick ? 15 : 150;
+    for (int k = 0; k < NCOLL; k++)
+        o->want[k] = colls == NULL;
+    if (colls) {
+        char *copy = strdup(colls), *save = NULL;
+        for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+            int k = 0;
+            while (k < NCOLL && strcmp(tok, coll_names[k]) != 0)
+                k++;
+            if (k == NCOLL) {
+                if (rank == 0)
+                    fprintf(stderr, "coll: unknown collective '%s'\n", tok);
+                usage();
+                MPI_Finalize();
+                exit(2);
+            }
+            o->want[k] = 1;
+        }
+        free(copy);
+    }
+}
+
+static void *alloc_buffer(size_t size)
+{
+    void *p = NULL;
+    if (size == 0)
+        size = 1;
+    if (posix_memalign(&p, (size_t)sysconf(_SC_PAGESIZE), size) != 0) {
+        fprintf(stderr, "rank %d: cannot allocate %zu bytes\n", rank, size);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    memset(p, 0, size); /* touch every page before timing */
+    return p;
+}
+
+/* The value rank `src` contributes at element `i` of its block for rank `dst`:
+ * it changes with each of the three, and stays below 2^24 so that sums over
+ * up to 127 ranks fit an int. */
+static int val(int src, int dst, size_t i)
+{
+    return (int)(((unsigned)src * 131071u + (unsigned)dst * 8191u + (unsigned)i * 31u + 7u) &
+                 0xffffffu);
+}
+
+static void fail(const char *coll, size_t size, const char *what, size_t i, long got,
+                 long want)
+{
+    fprintf(stderr, "CHECK FAILED: %s size %zu: rank %d %s %zu got %ld expected %ld\n", coll,
+            size, rank, what, i, got, want);
+    MPI_Abort(MPI_COMM_WORLD, 3);
+}
+
+static void expect(const char *coll, size_t size, const int *buf, size_t n, int src, int dst,
+                   int ranks_summed)
+{
+    for (size_t i = 0; i < n; i++) {
+        long want = 0;
+        if (ranks_summed)
+            for (int r = 0; r < nranks; r++)
+                want += val(r, dst, i);
+        else
+            want = val(src, dst, i);
+        if (buf[i] != (int)want)
+            fail(coll, size, "element", i, buf[i], want);
+    }
+}
+
+/* The largest `t` over the ranks, on rank 0 (point-to-point only). */
+static double max_over_ranks(double t)
+{
+    if (rank != 0) {
+        MPI_Send(&t, 1, MPI_DOUBLE, 0, TAG_CTRL, MPI_COMM_WORLD);
+        return t;
+    }
+    for (int r = 1; r < nranks; r++) {
+        double other;
+        MPI_Recv(&other, 1, MPI_DOUBLE, r, TAG_CTRL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (other > t)
+            t = other;
+    }
+    return t;
+}
+
+/* Rank 0's value to every rank (point-to-point only). */
+static int share(int v)
+{
+    if (rank == 0) {
+        for (int r = 1; r < nranks; r++)
+            MPI_Send(&v, 1, MPI_INT, r, TAG_CTRL, MPI_COMM_WORLD);
+    } else {
+        MPI_Recv(&v, 1, MPI_INT, 0, TAG_CTRL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    return v;
+}
+
+/* Average, minimum and maximum of `t` over the ranks, on rank 0. */
+static void stats_over_ranks(double t, double *avg, double *min, double *max)
+{
+    *avg = *min = *max = t;
+    if (rank != 0) {
+        MPI_Send(&t, 1, MPI_DOUBLE, 0, TAG_CTRL, MPI_COMM_WORLD);
+        return;
+    }
+    double sum = t;
+    for (int r = 1; r < nranks; r++) {
+        double other;
+        MPI_Recv(&other, 1, MPI_DOUBLE, r, TAG_CTRL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        sum += other;
+        if (other < *min)
+            *min = other;
+        if (other > *max)
+            *max = other;
+    }
+    *avg = sum / nranks;
+}
+
+/* --------------------------------------------------------- the collectives */
+
+/* Sparse partners: rank r sends to r + offsets[k] (mod p), receives from
+ * r - offsets[k]; offsets 1 and 1 + p/2, without 0 and duplicates. */
+static int sparse_offsets(int *offs)
+{
+    int n = 0, cand[2] = {1 % nranks, (1 + nranks / 2) % nranks};
+    for (int k = 0; k < 2; k++)
+        if (cand[k] != 0 && (n == 0 || offs[0] != cand[k]))
+            offs[n++] = cand[k];
+    return n;
+}
+
+/* Bytes from src to dst in sparse pattern q: 8 to 64. */
+static int sparse_bytes(int q, int src, int dst)
+{
+    return 8 * (1 + (q + 3 * src + 5 * dst) % 8);
+}
+
+static void setup_sparse(void)
+{
+    int offs[2], n = sparse_offsets(offs);
+    for (int q = 0; q < SPARSE_PATTERNS; q++) {
+        scounts[q] = calloc((size_t)nranks, sizeof(int));
+        rcounts[q] = calloc((size_t)nranks, sizeof(int));
+        for (int k = 0; k < n; k++) {
+            int to = (rank + offs[k]) % nranks, from = (rank - offs[k] + nranks) % nranks;
+            scounts[q][to] = sparse_bytes(q, rank, to);
+            rcounts[q][from] = sparse_bytes(q, from, rank);
+        }
+    }
+    sdispls = malloc(sizeof(int) * (size_t)nranks);
+    rdispls = malloc(sizeof(int) * (size_t)nranks);
+    for (int j = 0; j < nranks; j++)
+        sdispls[j] = rdispls[j] = j * SPARSE_MAX;
+    sparse_s = alloc_buffer((size_t)nranks * SPARSE_MAX);
+    sparse_r = alloc_buffer((size_t)nranks * SPARSE_MAX);
+}
+
+/* One call of collective c with blocks of n ints; `q` picks the sparse pattern. */
+static void run_once(enum coll c, int n, int q)
+{
+    switch (c) {
+    case BARRIER: MPI_Barrier(MPI_COMM_WORLD); break;
+    case BCAST: MPI_Bcast(sbuf, n, MPI_INT, 0, MPI_COMM_WORLD); break;
+    case REDUCE: MPI_Reduce(sbuf, rbuf, n, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD); break;
+    case ALLREDUCE: MPI_Allreduce(sbuf, rbuf, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD); break;
+    case ALLGATHER:
+        MPI_Allgather(sbuf, n, MPI_INT, rbuf, n, MPI_INT, MPI_COMM_WORLD);
+        break;
+    case ALLTOALL: MPI_Alltoall(sbuf, n, MPI_INT, rbuf, n, MPI_INT, MPI_COMM_WORLD); break;
+    case ALLTOALLV:
+        MPI_Alltoallv(sbuf, counts, displs, MPI_INT, rbuf, counts, displs, MPI_INT,
+                      MPI_COMM_WORLD);
+        break;
+    case GATHER: MPI_Gather(sbuf, n, MPI_INT, rbuf, n, MPI_INT, 0, MPI_COMM_WORLD); break;
+    case SCATTER: MPI_Scatter(sbuf, n, MPI_INT, rbuf, n, MPI_INT, 0, MPI_COMM_WORLD); break;
+    case REDUCE_SCATTER:
+        MPI_Reduce_scatter_block(sbuf, rbuf, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        break;
+    case ALLTOALLV_SPARSE:
+        MPI_Alltoallv(sparse_s, scounts[q], sdispls, MPI_BYTE, sparse_r, rcounts[q], rdispls,
+                      MPI_BYTE, MPI_COMM_WORLD);
+        break;
+    case NCOLL: break;
+    }
+}
+
+/* A barrier must not let anybody out before everybody is in: each rank
+ * increments a counter in a shared file before the barrier (one rank late on
+ * purpose) and checks after it that all have.  Skipped, with a note, if the
+ * ranks cannot share a file (not all on one node). */
+static void check_barrier(void)
+{
+    char path[64] = "";
+    int fd = -1, all_ok;
+    if (rank == 0) {
+        snprintf(path, sizeof(path), "/tmp/coll-barrier-XXXXXX");
+        fd = mkstemp(path);
+        if (fd < 0 || ftruncate(fd, 64) != 0)
+            path[0] = '\0';
+    }
+    for (int r = 1; r < nranks; r++) {
+        if (rank == 0)
+            MPI_Send(path, (int)sizeof(path), MPI_CHAR, r, TAG_CTRL, MPI_COMM_WORLD);
+        else if (rank == r)
+            MPI_Recv(path, (int)sizeof(path), MPI_CHAR, 0, TAG_CTRL, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
+    }
+    if (rank != 0 && path[0])
+        fd = open(path, O_RDWR);
+    volatile int *counter = NULL;
+    if (path[0] && fd >= 0) {
+        void *p = mmap(NULL, 64, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        if (p != MAP_FAILED)
+            counter = p;
+    }
+    /* Everyone must have the mapping, or nobody checks. */
+    all_ok = share(max_over_ranks(counter == NULL) == 0);
+    if (all_ok) {
+        for (int round = 0; round < 4; round++) {
+            if (rank == round % nranks)
+                usleep(2000);
+            __atomic_fetch_add((int *)counter, 1, __ATOMIC_SEQ_CST);
+            run_once(BARRIER, 0, 0); /* the call under test */
+            int seen = __atomic_load_n((int *)counter, __ATOMIC_SEQ_CST);
+            if (seen < (round + 1) * nranks)
+                fail("barrier", 0, "round", (size_t)round, seen, (long)(round + 1) * nranks);
+            MPI_Barrier(MPI_COMM_WORLD);
+        }
+    } else if (rank == 0) {
+        printf("# barrier: not checked (the ranks could not share a file in /tmp)\n");
+    }
+    if (counter)
+        munmap((void *)counter, 64);
+    if (fd >= 0)
+        close(fd);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0 && path[0])
+        unlink(path);
+}
+
+static void check_sparse(void)
+{
+    int offs[2], noffs = sparse_offsets(offs);
+    for (int q = 0; q < SPARSE_PATTERNS; q++) {
+        for (int j = 0; j < nranks; j++)
+            for (int b = 0; b < SPARSE_MAX; b++)
+                sparse_s[j * SPARSE_MAX + b] = (unsigned char)(val(rank, j, (size_t)b) + q);
+        memset(sparse_r, 0xee, (size_t)nranks * SPARSE_MAX);
+        run_once(ALLTOALLV_SPARSE, 0, q);
+        for (int j = 0; j < nranks; j++) {
+            int from = 0;
+            for (int k = 0; k < noffs; k++)
+                from |= (rank - offs[k] + nranks) % nranks == j;
+            int got_bytes = from ? sparse_bytes(q, j, rank) : 0;
+            for (int b = 0; b < SPARSE_MAX; b++) {
+                unsigned char want = b < got_bytes ? (unsigned char)(val(j, rank, (size_t)b) + q)
+                                                   : 0xee;
+                unsigned char got = sparse_r[j * SPARSE_MAX + b];
+                if (got != want) {
+                    fprintf(stderr, "CHECK FAILED: alltoallv_sparse pattern %d: rank %d byte %d "
+                            "from rank %d got %u expected %u\n", q, rank, b, j, got, want);
+                    MPI_Abort(MPI_COMM_WORLD, 3);
+                }
+            }
+        }
+    }
+}
+
+/* Run c once on known data with blocks of n ints and check every rank's result. */
+static void check(enum coll c, int n, size_t size)
+{
+    const char *name = coll_names[c];
+    size_t blocks = (size_t)nranks * (size_t)n;
+    if (c == BARRIER) {
+        check_barrier();
+        return;
+    }
+    if (c == ALLTOALLV_SPARSE) {
+        check_sparse();
+        return;
+    }
+    /* Send data: block j (for rank j, or the only block) holds val(rank, j, i). */
+    int send_blocks = (c == ALLTOALL || c == ALLTOALLV || c == SCATTER || c == REDUCE_SCATTER)
+                          ? nranks : 1;
+    for (int j = 0; j < send_blocks; j++)
+        for (int i = 0; i < n; i++)
+            sbuf[(size_t)j * (size_t)n + (size_t)i] =
+                val(rank, send_blocks == 1 ? 0 : j, (size_t)i);
+    memset(rbuf, 0xff, blocks * sizeof(int));
+    if (c == BCAST && rank != 0)
+        memset(sbuf, 0xff, (size_t)n * sizeof(int));
+    for (int j = 0; j < nranks; j++) {
+        counts[j] = n;
+        displs[j] = j * n;
+    }
+    run_once(c, n, 0);
+    switch (c) {
+    case BCAST: expect(name, size, sbuf, (size_t)n, 0, 0, 0); break;
+    case REDUCE:
+        if (rank == 0)
+            expect(name, size, rbuf, (size_t)n, 0, 0, 1);
+        break;
+    case ALLREDUCE: expect(name, size, rbuf, (size_t)n, 0, 0, 1); break;
+    case ALLGATHER:
+        for (int j = 0; j < nranks; j++)
+            expect(name, size, rbuf + (size_t)j * (size_t)n, (size_t)n, j, 0, 0);
+        break;
+    case ALLTOALL: case ALLTOALLV:
+        for (int j = 0; j < nranks; j++)
+            expect(name, size, rbuf + (size_t)j * (size_t)n, (size_t)n, j, rank, 0);
+        break;
+    case GATHER:
+        if (rank == 0)
+            for (int j = 0; j < nranks; j++)
+                expect(name, size, rbuf + (size_t)j * (size_t)n, (size_t)n, j, 0, 0);
+        break;
+    case SCATTER: expect(name, size, rbuf, (size_t)n, 0, rank, 0); break;
+    case REDUCE_SCATTER:
+        /* rank r gets the sum over ranks of their block r */
+        for (int i = 0; i < n; i++) {
+            long want = 0;
+            for (int r = 0; r < nranks; r++)
+                want += val(r, rank, (size_t)i);
+            if (rbuf[i] != (int)want)
+                fail(name, size, "element", (size_t)i, rbuf[i], want);
+        }
+        break;
+    default: break;
+    }
+}
+
+/* This rank's average time per call over `iters` calls, each timed alone,
+ * after `warmup` untimed ones.  No barrier at the end: collecting the times
+ * waits for everybody anyway. */
+static double timed_calls(enum coll c, int n, int iters, int warmup)
+{
+    double total = 0.0;
+    for (int i = 0; i < warmup; i++)
+        run_once(c, n, i % SPARSE_PATTERNS);
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (int i = 0; i < iters; i++) {
+        double t0 = MPI_Wtime();
+        run_once(c, n, i % SPARSE_PATTERNS);
+        total += MPI_Wtime() - t0;
+    }
+    return total / iters;
+}
+
+/* This rank's median of three calls, each timed alone: a typical call, which
+ * one preemption does not change. */
+static double median_call(enum coll c, int n)
+{
+    double t[3];
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (int i = 0; i < 3; i++) {
+        double t0 = MPI_Wtime();
+        run_once(c, n, i % SPARSE_PATTERNS);
+        t[i] = MPI_Wtime() - t0;
+    }
+    double lo = t[0] < t[1] ? t[0] : t[1], hi = t[0] < t[1] ? t[1] : t[0];
+    return t[2] < lo ? lo : t[2] > hi ? hi : t[2];
+}
+
+/* Iterations for a size: the base count up to LARGE_SIZE, then inversely
+ * proportional to the size, never below min_count. */
+static int scaled(int base, size_t size, int min_count)
+{
+    if (size <= LARGE_SIZE)
+        return base;
+    long n = (long)((double)base * LARGE_SIZE / (double)size);
+    return (int)(n < min_count ? min_count : n > base ? base : n);
+}
+
+static double t_start; /* rank 0: when the first measurement began */
+
+static void measure(const struct options *o, enum coll c, size_t size)
+{
+    int n = (int)(size / sizeof(int));
+    int iters = c == ALLTOALLV_SPARSE ? o->sparse_calls : scaled(o->iters, size, o->min_iters);
+    /* the sparse case is about many calls: it may take 4 times as long */
+    double limit = c == ALLTOALLV_SPARSE ? 4 * o->limit_s : o->limit_s;
+    size_t key = c == BARRIER ? 0 : size;
+
+    /* Past the budget (-T), what is left is skipped, on rank 0's word. */
+    if (share(rank == 0 && MPI_Wtime() - t_start > o->budget_s)) {
+        if (rank == 0)
+            printf("# %s %zu: skipped, the run took longer than -T %g s\n", coll_names[c], key,
+                   o->budget_s);
+        return;
+    }
+    check(c, n, size);
+    /* Estimate the time per call (the slowest rank's typical call) and cut
+     * the iterations to fit the limit. */
+    double per = max_over_ranks(median_call(c, n));
+    if (rank == 0 && per * iters > limit) {
+        iters = (int)(limit / per);
+        if (iters < 3)
+            iters = 3;
+    }
+    iters = share(iters);
+    int warmup = iters / 10 < 1 ? 1 : iters / 10;
+    double avg, min, max;
+    stats_over_ranks(timed_calls(c, n, iters, warmup), &avg, &min, &max);
+    if (rank == 0) {
+        if (c == ALLTOALLV_SPARSE)
+            printf("8-%d", SPARSE_MAX);
+        else
+            printf("%zu", key);
+        printf(" %.3f %.3f %.3f %d\n", avg * 1e6, min * 1e6, max * 1e6, iters);
+        fflush(stdout);
+    }
+}
+
+/* Rank 0 prints every rank's CPUs: "# affinity rank0=0,1 rank1=0,1". */
+static void report_affinity(void)
+{
+    char cpus[256] = "";
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof(set), &set) == 0) {
+        size_t len = 0;
+        for (int c = 0; c < CPU_SETSIZE && len + 8 < sizeof(cpus); c++)
+            if (CPU_ISSET(c, &set))
+                len += (size_t)snprintf(cpus + len, sizeof(cpus) - len, "%s%d", len ? "," : "", c);
+    }
+    if (rank != 0) {
+        MPI_Send(cpus, (int)sizeof(cpus), MPI_CHAR, 0, TAG_CTRL, MPI_COMM_WORLD);
+        return;
+    }
+    printf("# affinity rank0=%s", cpus);
+    for (int r = 1; r < nranks; r++) {
+        MPI_Recv(cpus, (int)sizeof(cpus), MPI_CHAR, r, TAG_CTRL, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+        printf(" rank%d=%s", r, cpus);
+    }
+    printf("\n");
+}
+
+int main(int argc, char **argv)
+{
+    struct options o;
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+    parse_options(argc, argv, &o);
+
+    size_t max_size = 4;
+    for (int k = 0; k < o.nsizes; k++)
+        if (o.sizes[k] > max_size)
+            max_size = o.sizes[k];
+    sbuf = alloc_buffer((size_t)nranks * max_size);
+    rbuf = alloc_buffer((size_t)nranks * max_size);
+    counts = malloc(sizeof(int) * (size_t)nranks);
+    displs = malloc(sizeof(int) * (size_t)nranks);
+    setup_sparse();
+
+    if (rank == 0) {
+        printf("# coll: %d processes, MPI_INT data, MPI_SUM, root 0, microseconds per call; "
+               "avg/min/max over the ranks' averages\n", nranks);
+#if defined(MPI_VERSION) && MPI_VERSION >= 3
+        char version[MPI_MAX_LIBRARY_VERSION_STRING];
+        int len = 0;
+        MPI_Get_library_version(version, &len);
+        char *nl = strchr(version, '\n');
+        if (nl)
+            *nl = '\0';
+        printf("# library: %s\n", version);
+#endif
+    }
+    report_affinity();
+
+    t_start = MPI_Wtime();
+    for (enum coll c = 0; c < NCOLL; c++) {
+        if (!o.want[c])
+            continue;
+        if (rank == 0) {
+            printf("# table %s\n# %s avg_us min_us max_us %s\n", coll_names[c],
+                   c == ALLTOALLV_SPARSE ? "bytes" : "size",
+                   c == ALLTOALLV_SPARSE ? "calls" : "iters");
+            fflush(stdout);
+        }
+        if (c == BARRIER || c == ALLTOALLV_SPARSE) {
+            measure(&o, c, 4);
+            continue;
+        }
+        for (int k = 0; k < o.nsizes; k++)
+            measure(&o, c, o.sizes[k]);
+    }
+
+    for (int q = 0; q < SPARSE_PATTERNS; q++) {
+        free(scounts[q]);
+        free(rcounts[q]);
+    }
+    free(sdispls);
+    free(rdispls);
+    free(sparse_s);
+    free(sparse_r);
+    free(counts);
+    free(displs);
+    free(sbuf);
+    free(rbuf);
+    free(o.sizes);
+    MPI_Finalize();
+    return 0;
+}
