@@ -5,10 +5,12 @@
 #include "core/op.h"
 #include "p2p/p2p.h"
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum { STEP_SEND, STEP_RECV, STEP_REDUCE, STEP_COPY };
+#define SMALL_STEPS 8
 
 typedef struct step {
     uint8_t kind;
@@ -35,6 +37,9 @@ struct dmpi_sched {
     int err;
     dmpi_request_t *req;
     struct dmpi_sched *next, *prev;
+    /* most schedules are small: their steps and rounds need no allocation */
+    step_t small_steps[SMALL_STEPS];
+    int small_rounds[SMALL_STEPS];
 };
 
 int dmpi_sched_active;
@@ -44,12 +49,23 @@ static dmpi_sched_t *active_head;
 #define SCHED_TAG_BASE (-16)
 #define SCHED_TAG_SPAN 0x100000
 
+/* Freed schedules kept for the next collective: small blocking
+ * collectives then allocate nothing. */
+#define SPARES 4
+static dmpi_sched_t *spare[SPARES];
+static int nspare;
+
 int dmpi_sched_new(dmpi_comm_t *c, dmpi_sched_t **out)
 {
-    dmpi_sched_t *s = calloc(1, sizeof *s);
+    dmpi_sched_t *s = nspare ? spare[--nspare] : malloc(sizeof *s);
     if (!s)
         return dmpi_err(MPI_ERR_NO_MEM, "out of memory for a collective schedule");
+    memset(s, 0, offsetof(dmpi_sched_t, small_steps));   /* the inline arrays are filled as used */
     s->view = dmpi_coll_view(c);
+    s->steps = s->small_steps;
+    s->cap = SMALL_STEPS;
+    s->round_end = s->small_rounds;
+    s->rcap = SMALL_STEPS;
     s->tag = SCHED_TAG_BASE - (int)(c->coll_seq++ % SCHED_TAG_SPAN);
     *out = s;
     return MPI_SUCCESS;
@@ -71,18 +87,25 @@ void dmpi_sched_free(dmpi_sched_t *s)
             dmpi_op_release(t->op);
     }
     free(s->tmps);
-    free(s->steps);
-    free(s->round_end);
-    free(s);
+    if (s->steps != s->small_steps)
+        free(s->steps);
+    if (s->round_end != s->small_rounds)
+        free(s->round_end);
+    if (nspare < SPARES)
+        spare[nspare++] = s;
+    else
+        free(s);
 }
 
 static step_t *add_step(dmpi_sched_t *s, int kind)
 {
     if (s->nsteps == s->cap) {
-        int cap = s->cap ? 2 * s->cap : 16;
-        step_t *steps = realloc(s->steps, (size_t)cap * sizeof *steps);
+        int cap = 2 * s->cap;
+        step_t *steps = realloc(s->steps == s->small_steps ? NULL : s->steps, (size_t)cap * sizeof *steps);
         if (!steps)
             return NULL;
+        if (s->steps == s->small_steps)
+            memcpy(steps, s->small_steps, sizeof s->small_steps);
         s->steps = steps;
         s->cap = cap;
     }
@@ -177,10 +200,12 @@ int dmpi_sched_copy(dmpi_sched_t *s, const void *src, size_t scount, dmpi_dtype_
 int dmpi_sched_round(dmpi_sched_t *s)
 {
     if (s->nrounds == s->rcap) {
-        int cap = s->rcap ? 2 * s->rcap : 16;
-        int *r = realloc(s->round_end, (size_t)cap * sizeof *r);
+        int cap = 2 * s->rcap;
+        int *r = realloc(s->round_end == s->small_rounds ? NULL : s->round_end, (size_t)cap * sizeof *r);
         if (!r)
             return oom();
+        if (s->round_end == s->small_rounds)
+            memcpy(r, s->small_rounds, sizeof s->small_rounds);
         s->round_end = r;
         s->rcap = cap;
     }
@@ -233,19 +258,26 @@ static int round_start(dmpi_sched_t *s)
     return s->round ? s->round_end[s->round - 1] : 0;
 }
 
-/* Starts the communication of the current round. */
+/* Starts the communication of the current round: receives first, so the
+ * peers' messages find them posted; then sends, small ones in the direct
+ * mode (complete at once, no request). */
 static void start_round(dmpi_sched_t *s)
 {
-    for (int i = round_start(s); i < s->round_end[s->round]; i++) {
-        step_t *t = &s->steps[i];
-        int err = MPI_SUCCESS;
-        if (t->kind == STEP_SEND)
-            err = dmpi_isend(t->src, (int)t->count, t->dt, t->peer, s->tag, &s->view, DMPI_MODE_STANDARD, &t->req);
-        else if (t->kind == STEP_RECV)
-            err = dmpi_irecv(t->dst, (int)t->count, t->dt, t->peer, s->tag, &s->view, &t->req);
-        if (err != MPI_SUCCESS && s->err == MPI_SUCCESS)
-            s->err = err;
-    }
+    int end = s->round_end[s->round];
+    for (int pass = STEP_RECV; pass >= STEP_SEND; pass--)
+        for (int i = round_start(s); i < end; i++) {
+            step_t *t = &s->steps[i];
+            int err = MPI_SUCCESS;
+            if (t->kind != pass)
+                continue;
+            if (t->kind == STEP_RECV)
+                err = dmpi_irecv(t->dst, (int)t->count, t->dt, t->peer, s->tag, &s->view, &t->req);
+            else if (!dmpi_send_try_direct(t->src, (int)t->count, t->dt, t->peer, s->tag, &s->view))
+                err = dmpi_isend(t->src, (int)t->count, t->dt, t->peer, s->tag, &s->view, DMPI_MODE_STANDARD,
+                                 &t->req);
+            if (err != MPI_SUCCESS && s->err == MPI_SUCCESS)
+                s->err = err;
+        }
     s->started = true;
 }
 
@@ -294,8 +326,8 @@ static void unlink_active(dmpi_sched_t *s)
     dmpi_sched_active--;
 }
 
-/* Moves s as far as it can go; true when it completed (and was freed). */
-static bool advance(dmpi_sched_t *s)
+/* Runs rounds as far as they go; true once all are done. */
+static bool run_rounds(dmpi_sched_t *s)
 {
     while (s->round < s->nrounds) {
         if (!s->started)
@@ -306,6 +338,17 @@ static bool advance(dmpi_sched_t *s)
         s->round++;
         s->started = false;
     }
+    return true;
+}
+
+static bool rounds_done(void *s) { return run_rounds(s); }
+
+/* A started schedule: moves it as far as it can go; true when it completed
+ * (its request is complete, the schedule freed). */
+static bool advance(dmpi_sched_t *s)
+{
+    if (!run_rounds(s))
+        return false;
     dmpi_request_t *r = s->req;
     r->st_source = MPI_ANY_SOURCE;
     r->st_tag = MPI_ANY_TAG;
@@ -317,14 +360,20 @@ static bool advance(dmpi_sched_t *s)
     return true;
 }
 
+/* Ends the last round if steps were added after the last dmpi_sched_round. */
+static int close_rounds(dmpi_sched_t *s)
+{
+    if (s->nrounds == 0 || s->round_end[s->nrounds - 1] != s->nsteps)
+        return dmpi_sched_round(s);
+    return MPI_SUCCESS;
+}
+
 int dmpi_sched_start(dmpi_sched_t *s, dmpi_request_t **out)
 {
-    if (s->nrounds == 0 || s->round_end[s->nrounds - 1] != s->nsteps) {
-        int err = dmpi_sched_round(s);     /* close the last round */
-        if (err != MPI_SUCCESS) {
-            dmpi_sched_free(s);
-            return err;
-        }
+    int err = close_rounds(s);
+    if (err != MPI_SUCCESS) {
+        dmpi_sched_free(s);
+        return err;
     }
     dmpi_request_t *r = dmpi_req_alloc(DMPI_REQ_COLL);
     if (!r) {
@@ -344,13 +393,17 @@ int dmpi_sched_start(dmpi_sched_t *s, dmpi_request_t **out)
     return MPI_SUCCESS;
 }
 
+/* Blocking: no request and no place in the active list; the wait itself
+ * drives the rounds (other schedules still advance through the hook). */
 int dmpi_sched_run(dmpi_sched_t *s)
 {
-    dmpi_request_t *r;
-    int err = dmpi_sched_start(s, &r);
-    if (err != MPI_SUCCESS)
-        return err;
-    return dmpi_wait(r, NULL, MPI_STATUS_IGNORE);
+    int err = close_rounds(s);
+    if (err == MPI_SUCCESS) {
+        dmpi_progress_until(rounds_done, s);
+        err = s->err;
+    }
+    dmpi_sched_free(s);
+    return err;
 }
 
 int dmpi_sched_progress(void)

@@ -10,6 +10,10 @@
 int dmpi_send(const void *buf, int count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c, int mode);
 int dmpi_recv(void *buf, int count, dmpi_dtype_t *dt, int src, int tag, dmpi_comm_t *c, MPI_Status *st);
 
+/* A standard-mode send that is complete at once (the direct mode), or false
+ * if the message cannot go that way: the caller sends it otherwise. */
+bool dmpi_send_try_direct(const void *buf, int count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c);
+
 /* Nonblocking: *out is a pooled request (NULL and an error code on failure). */
 int dmpi_isend(const void *buf, int count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c, int mode,
                dmpi_request_t **out);

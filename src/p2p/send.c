@@ -100,16 +100,27 @@ static int send_slow(const void *buf, int count, dmpi_dtype_t *dt, int dest, int
     return dmpi_wait(s, NULL, MPI_STATUS_IGNORE);
 }
 
+/* The direct mode: a small contiguous message goes into the peer's ring
+ * with no request, complete at once; false if it cannot go that way. */
+static inline bool send_direct(const void *buf, int count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c)
+{
+    int peer = dmpi_comm_peer_world(c, dest);
+    return dmpi_tport_of[peer] == &dmpi_tport_shm &&
+           dmpi_shm_send_direct(dmpi_world.local_of_world[peer], c->ctx, c->rank, tag,
+                                (const char *)buf + dt->true_lb, (size_t)count * dt->size);
+}
+
 int dmpi_send(const void *buf, int count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c, int mode)
 {
-    if (DMPI_LIKELY(dest != MPI_PROC_NULL && dt->contig && mode != DMPI_MODE_SYNC)) {
-        int peer = dmpi_comm_peer_world(c, dest);
-        if (dmpi_tport_of[peer] == &dmpi_tport_shm &&
-            dmpi_shm_send_direct(dmpi_world.local_of_world[peer], c->ctx, c->rank, tag,
-                                 (const char *)buf + dt->true_lb, (size_t)count * dt->size))
-            return MPI_SUCCESS;
-    }
+    if (DMPI_LIKELY(dest != MPI_PROC_NULL && dt->contig && mode != DMPI_MODE_SYNC) &&
+        send_direct(buf, count, dt, dest, tag, c))
+        return MPI_SUCCESS;
     return send_slow(buf, count, dt, dest, tag, c, mode);
+}
+
+bool dmpi_send_try_direct(const void *buf, int count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c)
+{
+    return dest != MPI_PROC_NULL && dt->contig && send_direct(buf, count, dt, dest, tag, c);
 }
 
 int dmpi_send_init(const void *buf, int count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c, int mode,
