@@ -10,6 +10,11 @@
 #include <string.h>
 
 enum { STEP_SEND, STEP_RECV, STEP_REDUCE, STEP_COPY };
+
+typedef struct scratch {
+    void *p;
+    size_t cap;
+} scratch_t;
 #define SMALL_STEPS 8
 
 typedef struct step {
@@ -32,7 +37,7 @@ struct dmpi_sched {
     int nrounds, rcap;
     int round;                   /* the current round */
     bool started;                /* its communication is under way */
-    void **tmps;
+    struct scratch *tmps;
     int ntmps, tcap;
     int err;
     dmpi_request_t *req;
@@ -43,6 +48,52 @@ struct dmpi_sched {
 };
 
 int dmpi_sched_active;
+
+/* Scratch buffers are recycled between collectives: a large malloc gets
+ * fresh pages from the kernel every time, and faulting them in costs more
+ * than the copies made into them. A few freed buffers wait here. */
+#define CACHED_SCRATCH 4
+#define SCRATCH_MIN (64u << 10)         /* smaller ones come cheaply from malloc */
+#define SCRATCH_MAX (16u << 20)
+static scratch_t cached[CACHED_SCRATCH];
+static int ncached;
+
+static scratch_t scratch_get(size_t bytes)
+{
+    int best = -1;
+    for (int i = 0; i < ncached; i++)
+        if (cached[i].cap >= bytes && (best < 0 || cached[i].cap < cached[best].cap))
+            best = i;
+    if (best >= 0) {
+        scratch_t b = cached[best];
+        cached[best] = cached[--ncached];
+        return b;
+    }
+    scratch_t b = {malloc(bytes ? bytes : 1), bytes ? bytes : 1};
+    return b;
+}
+
+static void scratch_put(scratch_t b)
+{
+    if (b.cap < SCRATCH_MIN || b.cap > SCRATCH_MAX) {
+        free(b.p);
+        return;
+    }
+    if (ncached < CACHED_SCRATCH) {
+        cached[ncached++] = b;
+        return;
+    }
+    int small = 0;                       /* keep the largest ones */
+    for (int i = 1; i < ncached; i++)
+        if (cached[i].cap < cached[small].cap)
+            small = i;
+    if (cached[small].cap < b.cap) {
+        free(cached[small].p);
+        cached[small] = b;
+    } else {
+        free(b.p);
+    }
+}
 static dmpi_sched_t *active_head;
 
 /* Tags of schedules: below the fixed internal tags of coll.h. */
@@ -74,7 +125,7 @@ int dmpi_sched_new(dmpi_comm_t *c, dmpi_sched_t **out)
 void dmpi_sched_free(dmpi_sched_t *s)
 {
     for (int i = 0; i < s->ntmps; i++)
-        free(s->tmps[i]);
+        scratch_put(s->tmps[i]);
     for (int i = 0; i < s->nsteps; i++) {
         step_t *t = &s->steps[i];
         if (t->req)
@@ -217,16 +268,16 @@ void *dmpi_sched_tmp(dmpi_sched_t *s, size_t bytes)
 {
     if (s->ntmps == s->tcap) {
         int cap = s->tcap ? 2 * s->tcap : 4;
-        void **t = realloc(s->tmps, (size_t)cap * sizeof *t);
+        scratch_t *t = realloc(s->tmps, (size_t)cap * sizeof *t);
         if (!t)
             return NULL;
         s->tmps = t;
         s->tcap = cap;
     }
-    void *p = malloc(bytes ? bytes : 1);
-    if (p)
-        s->tmps[s->ntmps++] = p;
-    return p;
+    scratch_t b = scratch_get(bytes);
+    if (b.p)
+        s->tmps[s->ntmps++] = b;
+    return b.p;
 }
 
 /* Copy between two typed buffers through the packed stream. */
