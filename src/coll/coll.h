@@ -7,8 +7,16 @@
 
 /* Tags of the library's own collective traffic, on a communicator's
  * collective context. Negative, so that they never meet the user's tag of
- * MPI_Comm_create_group, which travels there too. (-1 is MPI_ANY_TAG.) */
-enum { DMPI_TAG_BARRIER = -2, DMPI_TAG_CTXID = -3, DMPI_TAG_GATHER = -4, DMPI_TAG_BCAST = -5 };
+ * MPI_Comm_create_group, which travels there too. (-1 is MPI_ANY_TAG.)
+ * Fixed tags take -2 .. -15; schedules (coll/sched.c) take one each from
+ * DMPI_TAG_SCHED_FIRST down, so the two never meet. */
+enum {
+    DMPI_TAG_CTXID = -3,
+    DMPI_TAG_GATHER = -4,
+    DMPI_TAG_BCAST = -5,
+    DMPI_TAG_DIST_GRAPH = -6,    /* edges exchanged by MPI_Dist_graph_create */
+    DMPI_TAG_SCHED_FIRST = -16,
+};
 
 /* The same communicator, addressed on its collective context. */
 static inline dmpi_comm_t dmpi_coll_view(const dmpi_comm_t *c)

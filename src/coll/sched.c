@@ -96,8 +96,7 @@ static void scratch_put(scratch_t b)
 }
 static dmpi_sched_t *active_head;
 
-/* Tags of schedules: below the fixed internal tags of coll.h. */
-#define SCHED_TAG_BASE (-16)
+/* Schedules take tags DMPI_TAG_SCHED_FIRST (coll.h) and down, cycling. */
 #define SCHED_TAG_SPAN 0x100000
 
 /* Freed schedules kept for the next collective: small blocking
@@ -117,7 +116,7 @@ int dmpi_sched_new(dmpi_comm_t *c, dmpi_sched_t **out)
     s->cap = SMALL_STEPS;
     s->round_end = s->small_rounds;
     s->rcap = SMALL_STEPS;
-    s->tag = SCHED_TAG_BASE - (int)(c->coll_seq++ % SCHED_TAG_SPAN);
+    s->tag = DMPI_TAG_SCHED_FIRST - (int)(c->coll_seq++ % SCHED_TAG_SPAN);
     *out = s;
     return MPI_SUCCESS;
 }

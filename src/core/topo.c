@@ -385,9 +385,6 @@ int dmpi_dist_graph_create_adjacent(dmpi_comm_t *c, int indegree, const int *sou
 
 /* ---- MPI_Dist_graph_create: every process learns the edges that touch it --- */
 
-/* Its own tag on the collective context, well apart from coll.h's list. */
-enum { TAG_DIST_GRAPH_EDGES = -100 };
-
 typedef struct { int src, dst, w; } edge_t;
 
 /* For each rank r, the given edges that start or end at r (a self-loop of r
@@ -439,14 +436,14 @@ static int exchange_edges(dmpi_comm_t *c, const edge_t *by, const int *off, edge
     for (int r = 0; r < size && err == MPI_SUCCESS; r++)
         if (r != me)
             if ((err = dmpi_isend(by + off[r], (off[r + 1] - off[r]) * (int)sizeof(edge_t), bytes, r,
-                                  TAG_DIST_GRAPH_EDGES, &v, DMPI_MODE_STANDARD, &req[nreq])) == MPI_SUCCESS)
+                                  DMPI_TAG_DIST_GRAPH, &v, DMPI_MODE_STANDARD, &req[nreq])) == MPI_SUCCESS)
                 nreq++;
     *ngot = 0;
     for (int r = 0; r < size && err == MPI_SUCCESS; r++) {
         int k = off[r + 1] - off[r];
         MPI_Status st;
         if (r != me) {
-            if ((err = dmpi_probe(r, TAG_DIST_GRAPH_EDGES, &v, &st, NULL)) != MPI_SUCCESS)
+            if ((err = dmpi_probe(r, DMPI_TAG_DIST_GRAPH, &v, &st, NULL)) != MPI_SUCCESS)
                 break;
             k = (int)(dmpi_status_bytes(&st) / sizeof(edge_t));
         }
@@ -458,7 +455,7 @@ static int exchange_edges(dmpi_comm_t *c, const edge_t *by, const int *off, edge
         *got = more;
         if (r == me)
             memcpy(*got + *ngot, by + off[me], (size_t)k * sizeof(edge_t));
-        else if ((err = dmpi_recv(*got + *ngot, k * (int)sizeof(edge_t), bytes, r, TAG_DIST_GRAPH_EDGES, &v,
+        else if ((err = dmpi_recv(*got + *ngot, k * (int)sizeof(edge_t), bytes, r, DMPI_TAG_DIST_GRAPH, &v,
                                   MPI_STATUS_IGNORE)) != MPI_SUCCESS)
             break;
         *ngot += k;
