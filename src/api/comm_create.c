@@ -1,5 +1,6 @@
 /* Creating, comparing, naming and freeing communicators. */
 #include "api/api.h"
+#include "comm/comm.h"
 #include "core/group.h"
 #include <stdio.h>
 #include <string.h>

@@ -1,6 +1,7 @@
 /* Communicators with info: split by type (the node), dup with info, and
  * the hints a communicator carries. */
 #include "api/api.h"
+#include "comm/comm.h"
 #include "core/info.h"
 #include <string.h>
 

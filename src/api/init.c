@@ -1,5 +1,6 @@
 /* Start-up, shut-down and the environment queries. */
 #include "api/api.h"
+#include "comm/comm.h"
 #include "pmi/pmi.h"
 #include <pthread.h>
 #include <stdio.h>

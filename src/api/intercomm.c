@@ -1,5 +1,6 @@
 /* Intercommunicators: creation, merge and the queries of the remote side. */
 #include "api/api.h"
+#include "comm/comm.h"
 #include "core/group.h"
 
 DMPI_ALIAS(Comm_test_inter)

@@ -11,26 +11,19 @@
  * Fixed tags take -2 .. -15; schedules (coll/sched.c) take one each from
  * DMPI_TAG_SCHED_FIRST down, so the two never meet. */
 enum {
-    DMPI_TAG_CTXID = -3,
-    DMPI_TAG_GATHER = -4,
-    DMPI_TAG_BCAST = -5,
-    DMPI_TAG_DIST_GRAPH = -6,    /* edges exchanged by MPI_Dist_graph_create */
+    DMPI_TAG_CTXID = -3,         /* the two leaders of an intercommunicator construction */
     DMPI_TAG_SCHED_FIRST = -16,
 };
 
-/* The same communicator, addressed on its collective context. */
+/* The same communicator, addressed on its collective context; its
+ * references count on the communicator it views. */
 static inline dmpi_comm_t dmpi_coll_view(const dmpi_comm_t *c)
 {
     dmpi_comm_t v = *c;
     v.ctx = c->ctx + 1;
+    v.seq_out = c->seq_out ? c->seq_out + c->peer_size : NULL;
     return v;
 }
-
-/* Small collectives the library uses itself (coll/internal.c), over the
- * processes `members` (ranks in c, n of them; this process is members[me]). */
-int dmpi_coll_band(dmpi_comm_t *c, const int *members, int n, int me, int tag, uint32_t *words, int nwords);
-/* Every rank of c contributes k ints; all[] gets size*k ints in rank order. */
-int dmpi_coll_allgather_ints(dmpi_comm_t *c, const int *mine, int k, int *all);
 
 /* MPI_Finalize's barrier: MPI_Barrier on c. */
 int dmpi_coll_barrier(dmpi_comm_t *c);

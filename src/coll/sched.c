@@ -96,8 +96,22 @@ static void scratch_put(scratch_t b)
 }
 static dmpi_sched_t *active_head;
 
-/* Schedules take tags DMPI_TAG_SCHED_FIRST (coll.h) and down, cycling. */
+/* Schedules take tags DMPI_TAG_SCHED_FIRST (coll.h) and down, cycling:
+ * blocking collectives from one span, nonblocking ones from the next, each
+ * from its own per-communicator sequence. A rank may start a nonblocking
+ * collective and then block in another one while a peer blocks first: the
+ * blocking ones still meet each other (mpi4py's Iagree test does this). */
 #define SCHED_TAG_SPAN 0x100000
+
+static int take_tag(dmpi_comm_t *c, bool blocking)
+{
+    if (c->coll_tag >= 0)
+        return c->coll_tag;
+    c = c->obj;
+    if (blocking)
+        return DMPI_TAG_SCHED_FIRST - (int)(c->coll_seq++ % SCHED_TAG_SPAN);
+    return DMPI_TAG_SCHED_FIRST - SCHED_TAG_SPAN - (int)(c->icoll_seq++ % SCHED_TAG_SPAN);
+}
 
 /* Freed schedules kept for the next collective: small blocking
  * collectives then allocate nothing. */
@@ -112,11 +126,11 @@ int dmpi_sched_new(dmpi_comm_t *c, dmpi_sched_t **out)
         return dmpi_err(MPI_ERR_NO_MEM, "out of memory for a collective schedule");
     memset(s, 0, offsetof(dmpi_sched_t, small_steps));   /* the inline arrays are filled as used */
     s->view = dmpi_coll_view(c);
+    dmpi_comm_retain(c);            /* MPI_Comm_free may come before the schedule ends */
     s->steps = s->small_steps;
     s->cap = SMALL_STEPS;
     s->round_end = s->small_rounds;
     s->rcap = SMALL_STEPS;
-    s->tag = DMPI_TAG_SCHED_FIRST - (int)(c->coll_seq++ % SCHED_TAG_SPAN);
     *out = s;
     return MPI_SUCCESS;
 }
@@ -137,6 +151,7 @@ void dmpi_sched_free(dmpi_sched_t *s)
             dmpi_op_release(t->op);
     }
     free(s->tmps);
+    dmpi_comm_release(&s->view);
     if (s->steps != s->small_steps)
         free(s->steps);
     if (s->round_end != s->small_rounds)
@@ -373,7 +388,8 @@ static void unlink_active(dmpi_sched_t *s)
         active_head = s->next;
     if (s->next)
         s->next->prev = s->prev;
-    dmpi_sched_active--;
+    if (!--dmpi_sched_active)
+        dmpi_progress_remove_hook(dmpi_sched_progress);
 }
 
 /* Runs rounds as far as they go; true once all are done. */
@@ -431,13 +447,14 @@ int dmpi_sched_start(dmpi_sched_t *s, dmpi_request_t **out)
         return dmpi_err(MPI_ERR_NO_MEM, "out of request objects");
     }
     r->comm = NULL;
+    s->tag = take_tag(&s->view, false);
     s->req = r;
     s->next = active_head;
     if (active_head)
         active_head->prev = s;
     active_head = s;
     if (!dmpi_sched_active++)
-        dmpi_progress_set_hook(dmpi_sched_progress);
+        dmpi_progress_add_hook(dmpi_sched_progress);
     *out = r;
     advance(s);
     return MPI_SUCCESS;
@@ -448,6 +465,7 @@ int dmpi_sched_start(dmpi_sched_t *s, dmpi_request_t **out)
 int dmpi_sched_run(dmpi_sched_t *s)
 {
     int err = close_rounds(s);
+    s->tag = take_tag(&s->view, true);
     if (err == MPI_SUCCESS) {
         dmpi_progress_until(rounds_done, s);
         err = s->err;

@@ -21,4 +21,13 @@ int dmpi_ctx_lowest(const uint32_t mask[DMPI_CTX_WORDS])
 }
 
 void dmpi_ctx_take(int pair) { free_pairs[pair / 32] &= ~(1u << (pair % 32)); }
-void dmpi_ctx_release(int pair) { free_pairs[pair / 32] |= 1u << (pair % 32); }
+static void (*on_release)(int pair);
+
+void dmpi_ctx_set_release_hook(void (*fn)(int pair)) { on_release = fn; }
+
+void dmpi_ctx_release(int pair)
+{
+    if (on_release)
+        on_release(pair);
+    free_pairs[pair / 32] |= 1u << (pair % 32);
+}

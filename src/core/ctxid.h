@@ -16,5 +16,8 @@ void dmpi_ctx_free_mask(uint32_t mask[DMPI_CTX_WORDS]);
 int dmpi_ctx_lowest(const uint32_t mask[DMPI_CTX_WORDS]);   /* -1 if none */
 void dmpi_ctx_take(int pair);
 void dmpi_ctx_release(int pair);
+/* Called with every pair released, before it can be taken again (the
+ * matching layer forgets the message order of its context ids). */
+void dmpi_ctx_set_release_hook(void (*fn)(int pair));
 
 #endif

@@ -134,14 +134,29 @@ typedef struct dmpi_comm {
     int peer_size;
     const int *peer_world_of;    /* peer rank -> world rank; NULL means identity */
     MPI_Errhandler errhandler;
-    int refcount;                /* nonzero while the communicator exists */
-    uint32_t coll_seq;           /* collectives started: each schedule's tag (coll/sched.c) */
+    /* The user's handle (until MPI_Comm_free) and every request, schedule
+     * and derived object still using the communicator; it is destroyed, and
+     * its context ids become free, when the last one lets go. */
+    int refcount;
+    struct dmpi_comm *obj;       /* the object itself; a view (dmpi_coll_view) points to the one it views */
+    /* Blocking and nonblocking collectives draw their schedules' tags from
+     * separate sequences (coll/sched.c), so a blocking collective never
+     * matches the messages of a nonblocking one still in flight. */
+    uint32_t coll_seq, icoll_seq;
+    int coll_tag;                /* >= 0: every schedule on this communicator uses this tag (a
+                                  * temporary communicator of MPI_Comm_create_group) */
+    const struct dmpi_coll_table *coll;   /* its collective functions (coll/table.c) */
     struct dmpi_group *group;
     struct dmpi_attr *attrs;     /* cached attributes (core/attr.c) */
     struct dmpi_info *hints;     /* MPI_Comm_set_info: a private copy, or NULL */
     struct dmpi_topo *topo;      /* Cartesian / graph topology (core/topo.c), or NULL */
     struct dmpi_group *remote_group;  /* intercommunicators only, else NULL */
     struct dmpi_comm *local_comm;     /* intercommunicators: private intracommunicator of the local group */
+    /* Sequence numbers of the next message to each peer rank (p2p/deliver.h):
+     * peer_size for the point-to-point context, then peer_size for the
+     * collective one. NULL: messages go unsequenced (a temporary
+     * communicator of MPI_Comm_create_group, whose ranks number a subgroup). */
+    uint32_t *seq_out;
     char name[MPI_MAX_OBJECT_NAME];
 } dmpi_comm_t;
 
@@ -166,29 +181,19 @@ static inline int dmpi_comm_peer_world(const dmpi_comm_t *c, int r)
 static inline bool dmpi_comm_is_inter(const dmpi_comm_t *c) { return c->remote_group != NULL; }
 int dmpi_comm_init_builtins(void);
 void dmpi_comm_finalize(void);
+/* Sets the ranks point-to-point names (an intercommunicator's remote group). */
+int dmpi_comm_set_peers(dmpi_comm_t *c, int peer_size, const int *peer_world_of);
+/* References held by requests and schedules (a view counts on its object). */
+static inline void dmpi_comm_retain(dmpi_comm_t *c) { c->obj->refcount++; }
+void dmpi_comm_release(dmpi_comm_t *c);
 
-/* Communicator creation (core/comm.c), collective as MPI says. *out is
- * NULL for processes that get MPI_COMM_NULL. */
-int dmpi_comm_dup(dmpi_comm_t *c, dmpi_comm_t **out);
-int dmpi_comm_split(dmpi_comm_t *c, int color, int key, dmpi_comm_t **out);
-int dmpi_comm_create(dmpi_comm_t *c, struct dmpi_group *g, dmpi_comm_t **out);
-int dmpi_comm_create_group(dmpi_comm_t *c, struct dmpi_group *g, int tag, dmpi_comm_t **out);
-int dmpi_comm_free(dmpi_comm_t *c);
+/* Communicator objects (core/comm.c). Creation is collective and lives in
+ * comm/ (comm/comm.h), above the collectives it uses. */
+int dmpi_comm_free(dmpi_comm_t *c);          /* the user's reference: MPI_Comm_free */
 int dmpi_comm_compare(const dmpi_comm_t *a, const dmpi_comm_t *b);  /* MPI_IDENT ... MPI_UNEQUAL */
 /* A communicator over group g (this process is in it) on context pair,
  * taking over the caller's reference to g; a hidden one gets no handle. */
 int dmpi_comm_make(dmpi_comm_t *parent, struct dmpi_group *g, int pair, bool hidden, dmpi_comm_t **out);
-
-/* Intercommunicators (core/intercomm.c). leader_err is the local leader's
- * verdict on peer_comm, remote_leader and tag (checked by the api layer
- * there; MPI_SUCCESS elsewhere), passed on to its whole group. */
-int dmpi_intercomm_create(dmpi_comm_t *local, int local_leader, dmpi_comm_t *peer, int remote_leader, int tag,
-                          int leader_err, dmpi_comm_t **out);
-int dmpi_intercomm_merge(dmpi_comm_t *ic, bool high, dmpi_comm_t **out);
-/* The intercommunicator forms of dup, split and create, called by core/comm.c. */
-int dmpi_intercomm_dup(dmpi_comm_t *ic, dmpi_comm_t **out);
-int dmpi_intercomm_split(dmpi_comm_t *ic, int color, int key, dmpi_comm_t **out);
-int dmpi_intercomm_create_sub(dmpi_comm_t *ic, struct dmpi_group *g, dmpi_comm_t **out);
 
 /* ---- errors -------------------------------------------------------------- */
 /* Makes an error code of class cls carrying a formatted message that
@@ -205,10 +210,6 @@ void dmpi_errhandler_finalize(void);
 void dmpi_verbose(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void dmpi_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 void dmpi_abort_job(int code) __attribute__((noreturn));
-
-/* ---- start-up and shut-down (core/init.c) ------------------------------- */
-int dmpi_init(int required, int *provided);
-int dmpi_finalize(void);
 
 /* ---- time ---------------------------------------------------------------- */
 double dmpi_wtime(void);

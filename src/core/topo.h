@@ -22,7 +22,10 @@ typedef struct dmpi_topo {
     int data[];
 } dmpi_topo_t;
 
+/* t (kind and counts filled in) moved to the heap with room for its arrays. */
+dmpi_topo_t *dmpi_topo_alloc(const dmpi_topo_t *t);
 dmpi_topo_t *dmpi_topo_copy(const dmpi_topo_t *t);    /* NULL if out of memory */
+void dmpi_topo_copy_ints(int *dst, const int *src, int n);
 void dmpi_topo_free(dmpi_topo_t *t);                    /* t may be NULL */
 
 /* The topology of c if it is of this kind, else NULL. */
@@ -34,7 +37,8 @@ static inline const dmpi_topo_t *dmpi_topo_of(const dmpi_comm_t *c, int kind)
 /* MPI_Dims_create: fills the zero entries of dims[ndims]. */
 int dmpi_dims_create(int nnodes, int ndims, int *dims);
 
-/* Creation, collective over c. *out is NULL for processes left out. */
+/* Creation (comm/topo_create.c), collective over c. *out is NULL for
+ * processes left out. */
 int dmpi_cart_create(dmpi_comm_t *c, int ndims, const int *dims, const int *periods, dmpi_comm_t **out);
 int dmpi_cart_sub(dmpi_comm_t *c, const int *remain_dims, dmpi_comm_t **out);
 int dmpi_graph_create(dmpi_comm_t *c, int nnodes, const int *index, const int *edges, dmpi_comm_t **out);

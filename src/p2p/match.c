@@ -27,17 +27,32 @@ dmpi_matchq_t *dmpi_mq_create(uint32_t ctx)
     return queues[ctx];
 }
 
+/* A context pair is free again: the next communicator on it numbers its
+ * messages from 0. */
+void dmpi_mq_forget_pair(int pair)
+{
+    for (uint32_t ctx = 2u * (uint32_t)pair; ctx <= 2u * (uint32_t)pair + 1; ctx++)
+        if (ctx < nqueues && queues[ctx]) {
+            free(queues[ctx]->seq_in);
+            queues[ctx]->seq_in = NULL;
+            queues[ctx]->nseq = 0;
+        }
+}
+
 void dmpi_mq_finalize(void)
 {
     for (uint32_t i = 0; i < nqueues; i++) {
         if (!queues[i])
             continue;
-        dmpi_msg_t *m = queues[i]->unexp_head;
-        while (m) {
-            dmpi_msg_t *n = m->next;
+        for (dmpi_msg_t *m = queues[i]->unexp_head, *n; m; m = n) {
+            n = m->next;
             dmpi_msg_free(m);
-            m = n;
         }
+        for (dmpi_msg_t *m = queues[i]->early, *n; m; m = n) {
+            n = m->next;
+            dmpi_msg_free(m);
+        }
+        free(queues[i]->seq_in);
         free(queues[i]);
     }
     free(queues);

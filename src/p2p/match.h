@@ -1,7 +1,9 @@
 /* Matching: per context id, the posted receives and the unexpected messages,
  * each kept in arrival order so that the first match is MPI's match.
- * Messages from one source reach here in send order (each transport keeps
- * per-peer FIFO order), which gives the non-overtaking rule. */
+ * Messages from one source are matched in send order, which gives the
+ * non-overtaking rule: each carries a sequence number per (context id,
+ * source), and one that arrives early waits (p2p/deliver.c) until those
+ * before it have been matched. */
 #ifndef DMPI_MATCH_H
 #define DMPI_MATCH_H
 
@@ -15,6 +17,7 @@ typedef struct dmpi_msg {
     uint32_t ctx;
     int src, tag;                /* comm rank of the sender, tag */
     int peer;                    /* world rank of the sender */
+    uint32_t seq;                /* sequence number from src on ctx */
     size_t len;                  /* total bytes of the message */
     uint8_t proto;
     uint8_t sync;                /* the sender waits for a match acknowledgement */
@@ -30,7 +33,14 @@ typedef struct dmpi_msg {
 typedef struct dmpi_matchq {
     dmpi_request_t *posted_head, *posted_tail;
     dmpi_msg_t *unexp_head, *unexp_tail;
+    uint32_t *seq_in;            /* next sequence number expected from each source rank */
+    int nseq;
+    dmpi_msg_t *early;           /* arrived before messages sent ahead of them (any order) */
 } dmpi_matchq_t;
+
+/* Sequence number of a message that is matched as it arrives (traffic of
+ * a temporary communicator whose ranks number a subgroup). */
+#define DMPI_SEQ_NONE 0xffffffffu
 
 /* The queues of a context id, created on first use. */
 extern dmpi_matchq_t **dmpi_mq_table;
@@ -43,6 +53,8 @@ static inline dmpi_matchq_t *dmpi_mq(uint32_t ctx)
     return dmpi_mq_create(ctx);
 }
 void dmpi_mq_finalize(void);
+/* A context pair was released (core/ctxid.h): its message order starts over. */
+void dmpi_mq_forget_pair(int pair);
 
 static inline bool dmpi_match(int want_src, int want_tag, int src, int tag)
 {

@@ -60,9 +60,11 @@ int dmpi_req_release(dmpi_request_t *r);
 
 /* Progress: one pass, or until r is complete, or until cond holds. */
 int dmpi_progress(void);
-/* A layer above (collective schedules) that progress also advances; fn
- * returns nonzero if it did something. */
-void dmpi_progress_set_hook(int (*fn)(void));
+/* Progress hooks: each transport's progress, and layers above with work of
+ * their own (collective schedules). fn returns nonzero if it did something. */
+typedef int dmpi_progress_fn(void);
+void dmpi_progress_add_hook(dmpi_progress_fn *fn);
+void dmpi_progress_remove_hook(dmpi_progress_fn *fn);
 void dmpi_progress_wait(dmpi_request_t *r);
 void dmpi_progress_until(bool (*cond)(void *), void *arg);
 

@@ -1,4 +1,6 @@
-/* The progress engine: poll every transport; while waiting, spin for a
+/* The progress engine: run every hook (each transport's progress, and the
+ * layers above that advance work of their own, such as collective
+ * schedules); while waiting, spin for a
  * while, then yield the core between polls. The spin is short when the node
  * has more ranks than cores, longer otherwise; but even with a core each, a
  * long wait yields, so that other work on the machine (a second job, a busy
@@ -7,20 +9,35 @@
  * After DMPI_HANG_TIMEOUT seconds, say what this rank is waiting for. */
 #include "p2p/p2p.h"
 #include "core/params.h"
-#include "tport/tport.h"
 #include <sched.h>
 #include <stdio.h>
 
-static int (*hook)(void);
+#define MAX_HOOKS 16
+static dmpi_progress_fn *hooks[MAX_HOOKS];
+static int nhooks;
 
-void dmpi_progress_set_hook(int (*fn)(void)) { hook = fn; }
+void dmpi_progress_add_hook(dmpi_progress_fn *fn)
+{
+    if (nhooks == MAX_HOOKS)
+        dmpi_fatal("internal error: more than %d progress hooks", MAX_HOOKS);
+    hooks[nhooks++] = fn;
+}
 
-/* One pass over the transports, then whatever the layer above advances. */
+void dmpi_progress_remove_hook(dmpi_progress_fn *fn)
+{
+    for (int i = 0; i < nhooks; i++)
+        if (hooks[i] == fn) {
+            hooks[i] = hooks[--nhooks];
+            return;
+        }
+}
+
+/* One pass over every hook. */
 static inline int poll_all(void)
 {
-    int did = dmpi_tport_progress();
-    if (hook)
-        did += hook();
+    int did = 0;
+    for (int i = 0; i < nhooks; i++)
+        did += hooks[i]();
     return did;
 }
 

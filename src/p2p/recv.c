@@ -1,7 +1,7 @@
 /* Receives, probes and matched receives. A blocking MPI_Recv keeps its
  * request on the stack: it is matched and completed before the call returns. */
 #include "p2p/p2p.h"
-#include "tport/tport.h"
+#include "p2p/deliver.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,6 +76,7 @@ int dmpi_irecv(void *buf, int count, dmpi_dtype_t *dt, int src, int tag, dmpi_co
         return dmpi_err(MPI_ERR_NO_MEM, "out of request objects");
     fill_recv(r, buf, count, dt, src, tag, c);
     dmpi_req_hold_type(r);
+    dmpi_req_hold_comm(r);
     int err = start_recv(r);
     if (err != MPI_SUCCESS) {
         dmpi_req_free(r);
@@ -93,6 +94,7 @@ int dmpi_recv_init(void *buf, int count, dmpi_dtype_t *dt, int src, int tag, dmp
         return dmpi_err(MPI_ERR_NO_MEM, "out of request objects");
     fill_recv(r, buf, count, dt, src, tag, c);
     dmpi_req_hold_type(r);
+    dmpi_req_hold_comm(r);
     r->persistent = 1;
     r->done = 1;
     *out = r;
@@ -132,6 +134,7 @@ int dmpi_iprobe(int src, int tag, dmpi_comm_t *c, int *flag, MPI_Status *st, dmp
             return dmpi_err(MPI_ERR_NO_MEM, "out of request objects");
         h->msg = dmpi_mq_find_unexp(q, src, tag, true);
         h->comm = c;
+        dmpi_req_hold_comm(h);
         *msg_out = h;
     }
     return MPI_SUCCESS;
@@ -167,6 +170,7 @@ int dmpi_imrecv(void *buf, int count, dmpi_dtype_t *dt, dmpi_request_t *msg, dmp
         return dmpi_err(MPI_ERR_NO_MEM, "out of request objects");
     fill_recv(r, buf, count, dt, MPI_ANY_SOURCE, MPI_ANY_TAG, msg->comm);
     dmpi_req_hold_type(r);
+    dmpi_req_hold_comm(r);
     int err = prepare_recv_data(r);
     if (err != MPI_SUCCESS) {
         dmpi_req_free(r);

@@ -65,6 +65,8 @@ void dmpi_req_free(dmpi_request_t *r)
     int idx = (int)((unsigned)r->handle & ~REQ_HANDLE_MASK);
     if (r->dt_held)
         dmpi_dtype_release(r->dt);
+    if (r->comm_held)
+        dmpi_comm_release(r->comm);
     r->kind = 0;
     free_idx[nfree++] = idx;
     live--;

@@ -19,10 +19,15 @@ typedef enum {
 /* Send modes */
 enum { DMPI_MODE_STANDARD, DMPI_MODE_SYNC, DMPI_MODE_READY, DMPI_MODE_BUFFERED };
 
-/* What a send still has to put on the wire (transport-private stage). */
-enum { DMPI_TX_NONE, DMPI_TX_EAGER, DMPI_TX_RTS, DMPI_TX_DATA };
-
 struct dmpi_msg;
+
+/* The match header of a message, as senders fill it in (tport/tport.h). */
+typedef struct dmpi_hdr {
+    uint32_t ctx;
+    int32_t src;                 /* rank in the communicator */
+    int32_t tag;
+    uint32_t seq;                /* per (ctx, src): see p2p/deliver.c */
+} dmpi_hdr_t;
 
 typedef struct dmpi_request {
     volatile int done;           /* set once, when the operation is complete */
@@ -36,6 +41,7 @@ typedef struct dmpi_request {
     uint8_t cancelled;
     uint8_t nc;                  /* noncontiguous data: moved by the pack engine, buf unused */
     uint8_t dt_held;             /* holds a reference on a derived dt until freed */
+    uint8_t comm_held;           /* holds a reference on comm until freed */
     MPI_Request handle;
 
     /* matching and addressing */
@@ -60,9 +66,9 @@ typedef struct dmpi_request {
     size_t st_bytes;
 
     /* protocol */
-    uint8_t tx_stage;
-    uint64_t peer_cookie;        /* receiver's request id for DATA frags */
-    size_t tx_limit;             /* send: bytes the receiver accepts; recv: bytes that will arrive */
+    dmpi_hdr_t hdr;              /* send: the match header the message carries */
+    size_t expect;               /* recv: bytes that will arrive (the rest of a longer message is dropped) */
+    uint64_t tport_priv[4];      /* the transport's own state of this request (e.g. shm_req_t) */
     struct dmpi_msg *msg;        /* recv matched to a message still arriving */
     struct dmpi_request *next, *prev;  /* posted queue, or a send queue */
 
@@ -115,6 +121,15 @@ static inline void dmpi_req_hold_type(dmpi_request_t *r)
     if (!r->dt->predefined && !r->dt_held) {
         dmpi_dtype_retain(r->dt);
         r->dt_held = 1;
+    }
+}
+
+/* A pooled request keeps its communicator alive (MPI_Comm_free may come first). */
+static inline void dmpi_req_hold_comm(dmpi_request_t *r)
+{
+    if (!r->comm_held) {
+        dmpi_comm_retain(r->comm);
+        r->comm_held = 1;
     }
 }
 

@@ -1,8 +1,9 @@
-/* Sends. MPI_Send of a small contiguous message to a rank on this node is
- * the direct mode: written into the peer's ring with no request at all.
- * Everything else becomes a request handed to the peer's transport. */
+/* Sends. MPI_Send of a small contiguous message is the direct mode: the
+ * peer's transport sends it inline, with no request at all. Everything else
+ * becomes a request handed to the peer's transport, eager or rendezvous by
+ * the transport's limit for that peer. Every message takes the next
+ * sequence number from its communicator to its destination. */
 #include "p2p/p2p.h"
-#include "tport/shm/shm.h"
 #include "tport/tport.h"
 #include <stdlib.h>
 
@@ -44,6 +45,31 @@ void dmpi_send_fill(dmpi_request_t *s, const void *buf, int count, dmpi_dtype_t 
     s->ctx = c->ctx;
     s->mode = (uint8_t)mode;
     dmpi_req_hold_type(s);
+    dmpi_req_hold_comm(s);
+}
+
+/* The next sequence number from c to rank dest (see dmpi_comm_t.seq_out). */
+static inline uint32_t next_seq(const dmpi_comm_t *c, int dest)
+{
+    return DMPI_LIKELY(c->seq_out != NULL) ? c->seq_out[dest] : DMPI_SEQ_NONE;
+}
+
+static inline void seq_taken(dmpi_comm_t *c, int dest)
+{
+    if (DMPI_LIKELY(c->seq_out != NULL))
+        c->seq_out[dest]++;
+}
+
+/* To the peer's transport, eager or rendezvous by its limit. */
+static void hand_over(dmpi_request_t *s)
+{
+    const dmpi_tport_peer_t *p = &dmpi_tport_peers[s->peer];
+    s->hdr = (dmpi_hdr_t){s->ctx, s->comm->rank, s->tag, next_seq(s->comm, s->rank)};
+    seq_taken(s->comm, s->rank);
+    if ((long long)s->bytes <= p->eager_max)
+        p->t->send_eager(s);
+    else
+        p->t->send_rndv(s);
 }
 
 /* Starts a filled-in send request (fresh or persistent). */
@@ -59,7 +85,7 @@ static int start_send(dmpi_request_t *s, bool force_copy)
     int err = prepare_send_data(s, force_copy);
     if (err != MPI_SUCCESS)
         return err;
-    dmpi_tport_of[s->peer]->send(s);
+    hand_over(s);
     return MPI_SUCCESS;
 }
 
@@ -71,7 +97,7 @@ int dmpi_start_send_bytes(dmpi_request_t *s, size_t bytes)
     s->buf = (char *)s->ubuf;
     s->bytes = bytes;
     s->peer = dmpi_comm_peer_world(s->comm, s->rank);
-    dmpi_tport_of[s->peer]->send(s);
+    hand_over(s);
     return MPI_SUCCESS;
 }
 
@@ -100,14 +126,21 @@ static int send_slow(const void *buf, int count, dmpi_dtype_t *dt, int dest, int
     return dmpi_wait(s, NULL, MPI_STATUS_IGNORE);
 }
 
-/* The direct mode: a small contiguous message goes into the peer's ring
- * with no request, complete at once; false if it cannot go that way. */
+/* The direct mode: a small contiguous message sent inline by the peer's
+ * transport with no request, complete at once; false if it cannot go that
+ * way (too large, or the transport cannot take it now). */
 static inline bool send_direct(const void *buf, int count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c)
 {
     int peer = dmpi_comm_peer_world(c, dest);
-    return dmpi_tport_of[peer] == &dmpi_tport_shm &&
-           dmpi_shm_send_direct(dmpi_world.local_of_world[peer], c->ctx, c->rank, tag,
-                                (const char *)buf + dt->true_lb, (size_t)count * dt->size);
+    const dmpi_tport_peer_t *p = &dmpi_tport_peers[peer];
+    size_t bytes = (size_t)count * dt->size;
+    if ((long long)bytes > p->inline_max)
+        return false;
+    dmpi_hdr_t h = {c->ctx, c->rank, tag, next_seq(c, dest)};
+    if (!p->t->send_inline(p->index, &h, (const char *)buf + dt->true_lb, bytes))
+        return false;
+    seq_taken(c, dest);
+    return true;
 }
 
 int dmpi_send(const void *buf, int count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c, int mode)

@@ -1,50 +1,70 @@
-/* Transports: how this rank reaches each peer. Each one fills the small ops
- * table below; the point-to-point layer calls through it, except for the
- * direct-mode shared-memory send, which it calls by name (p2p/send.c). */
+/* Transports: how this rank reaches each peer. Each transport fills one
+ * ops table; the point-to-point layer calls through it and nothing else,
+ * so a network transport plugs in beside shared memory. Transports hand
+ * what arrives to the matching layer through p2p/deliver.h, the one way
+ * they call up.
+ *
+ * Every message carries a header of (context id, source rank in the
+ * communicator, tag, length, sequence number); the sequence number counts
+ * the messages from one source on one context id, so that matching keeps
+ * MPI's non-overtaking rule even when messages from one peer travel by
+ * different transports or paths and arrive out of order. */
 #ifndef DMPI_TPORT_H
 #define DMPI_TPORT_H
 
-#include "p2p/match.h"
+#include "p2p/request.h"
+
+struct dmpi_msg;
 
 typedef struct dmpi_tport {
     const char *name;
-    /* Start sending s (peer, ctx, tag, buf, bytes, mode set). The transport
-     * completes it with dmpi_req_complete. */
-    void (*send)(dmpi_request_t *s);
-    /* A receive matched rendezvous message m: move the data into r and
-     * complete r; tell the sender. m is freed by the transport. */
-    void (*rndv_matched)(dmpi_request_t *r, dmpi_msg_t *m);
-    /* A synchronous-mode message from peer was matched. */
+    /* Start-up, in two steps: plan reserves what the transport needs of the
+     * node segment (before it is made), init claims the peers it reaches
+     * (dmpi_tport_claim). 0, or -1 after printing why. */
+    int (*plan)(void);
+    int (*init)(void);
+    void (*finalize)(void);
+    /* One pass: receive what arrived, push what waits; nonzero if anything
+     * happened. quiet: nothing waits to be pushed. */
+    int (*progress)(void);
+    bool (*quiet)(void);
+    /* The direct mode: a small contiguous message (at most the peer's
+     * inline_max bytes) sent at once with no request; false if it cannot go
+     * now (the caller then takes the request path). */
+    bool (*send_inline)(int peer, const dmpi_hdr_t *h, const void *buf, size_t bytes);
+    /* Start sending s (peer, header, data, mode set). eager: the data goes
+     * with the header; rndv: the header goes first and the receiver gets
+     * the data once it matched (rndv_matched). The transport completes s. */
+    void (*send_eager)(dmpi_request_t *s);
+    void (*send_rndv)(dmpi_request_t *s);
+    /* A receive r matched rendezvous message m: move the data into r (a get
+     * by the receiver, or ask the sender to put it) and complete r. */
+    void (*rndv_matched)(dmpi_request_t *r, struct dmpi_msg *m);
+    /* A synchronous-mode eager message from peer was matched. */
     void (*sync_ack)(int peer, uint64_t cookie);
 } dmpi_tport_t;
 
-extern const dmpi_tport_t **dmpi_tport_of;          /* indexed by world rank */
-extern const dmpi_tport_t dmpi_tport_self, dmpi_tport_shm;
+/* How this rank reaches one peer (indexed by world rank). */
+typedef struct dmpi_tport_peer {
+    const dmpi_tport_t *t;
+    long long inline_max;        /* largest send_inline; -1: none */
+    long long eager_max;         /* largest eager message; -1: every message takes rendezvous */
+    int index;                   /* the transport's own number for the peer (shm: local rank) */
+} dmpi_tport_peer_t;
+extern dmpi_tport_peer_t *dmpi_tport_peers;
 
-int dmpi_tport_init(void);
-int dmpi_tport_finalize(void);
-/* One pass over every transport: receive what arrived, push what waits.
- * Returns nonzero if anything happened. */
+/* Every transport compiled in, in order of preference. */
+extern const dmpi_tport_t *const dmpi_tports[];
+
+/* Called by a transport's init for each peer it reaches; the first
+ * transport to claim a peer keeps it. */
+void dmpi_tport_claim(int world, const dmpi_tport_t *t, int index, long long inline_max, long long eager_max);
+
+int dmpi_tport_plan(void);       /* every transport's plan */
+int dmpi_tport_init(void);       /* every transport's init; then every peer must be claimed */
+void dmpi_tport_finalize(void);
+/* Progress of every transport: a hook of the progress engine. */
 int dmpi_tport_progress(void);
-
-/* Delivery into the matching layer, shared by all transports. */
-/* An eager message (or its first piece of `have` bytes) arrived. Returns the
- * receive it was delivered to, or NULL if it was queued as unexpected (*um). */
-dmpi_request_t *dmpi_deliver_eager(uint32_t ctx, int src, int tag, int peer, size_t len,
-                                   const void *data, size_t have, bool sync, uint64_t cookie,
-                                   dmpi_msg_t **um);
-/* A rendezvous announcement arrived: matched now, or queued as unexpected. */
-void dmpi_deliver_rndv(uint32_t ctx, int src, int tag, int peer, size_t len,
-                       uint64_t cookie, uint64_t addr, uint64_t layout, unsigned tflags);
-/* A receive that gets its data in parts (not copied here): n more bytes are in. */
-void dmpi_recv_advance(dmpi_request_t *r, size_t n);
-/* Bytes for a receive that is getting its data piecewise (off counts every
- * byte the sender sends; what lies past the buffer is dropped). The receive
- * completes once r->tx_limit bytes have arrived. */
-void dmpi_recv_fill(dmpi_request_t *r, size_t off, const void *data, size_t n);
-/* A posted receive matched unexpected message m (already unlinked). */
-void dmpi_recv_from_msg(dmpi_request_t *r, dmpi_msg_t *m);
-/* Bytes arriving into a buffered unexpected message. */
-void dmpi_msg_fill(dmpi_msg_t *m, const void *data, size_t n);
+bool dmpi_tport_quiet(void);
 
 #endif

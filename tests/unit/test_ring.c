@@ -287,18 +287,18 @@ static uint32_t pick_size(uint64_t *rng, uint64_t size)
 
 static void fill_header(shm_hdr_t *h, uint64_t seq, uint32_t n)
 {
-    h->ctx = (uint32_t)(seq * 3 + 1);
-    h->src = (int32_t)(seq ^ 0x5a5a);
-    h->tag = -(int32_t)(seq % 100000);
-    h->reserved = (uint32_t)(seq >> 3);
+    h->m.ctx = (uint32_t)(seq * 3 + 1);
+    h->m.src = (int32_t)(seq ^ 0x5a5a);
+    h->m.tag = -(int32_t)(seq % 100000);
+    h->m.seq = (uint32_t)(seq >> 3);
     h->len = seq * 1000003u + n;
     h->cookie = ~seq;
 }
 
 static int header_ok(const shm_hdr_t *h, uint64_t seq, uint32_t n)
 {
-    return h->ctx == (uint32_t)(seq * 3 + 1) && h->src == (int32_t)(seq ^ 0x5a5a) &&
-           h->tag == -(int32_t)(seq % 100000) && h->reserved == (uint32_t)(seq >> 3) &&
+    return h->m.ctx == (uint32_t)(seq * 3 + 1) && h->m.src == (int32_t)(seq ^ 0x5a5a) &&
+           h->m.tag == -(int32_t)(seq % 100000) && h->m.seq == (uint32_t)(seq >> 3) &&
            h->len == seq * 1000003u + n && h->cookie == ~seq;
 }
 
@@ -524,10 +524,10 @@ static void *producer(void *arg)
             if (!keep_waiting(s, ++spins))
                 return NULL;
         }
-        h->ctx = (uint32_t)seq;
-        h->src = (int32_t)(seq >> 7);
-        h->tag = (int32_t)(seq * 7);
-        h->reserved = 0;
+        h->m.ctx = (uint32_t)seq;
+        h->m.src = (int32_t)(seq >> 7);
+        h->m.tag = (int32_t)(seq * 7);
+        h->m.seq = 0;
         h->len = n;
         h->cookie = seq;
         char *p = (char *)h + SHM_HDR_BYTES;
@@ -568,8 +568,8 @@ static void *consumer(void *arg)
         const char *why = NULL;
         if (w != shm_word(stream_kind(seq), stream_flags(seq), n))
             why = "word";
-        else if (h->cookie != seq || h->ctx != (uint32_t)seq || h->src != (int32_t)(seq >> 7) ||
-                 h->tag != (int32_t)(seq * 7) || h->len != n)
+        else if (h->cookie != seq || h->m.ctx != (uint32_t)seq || h->m.src != (int32_t)(seq >> 7) ||
+                 h->m.tag != (int32_t)(seq * 7) || h->len != n)
             why = "header fields";
         else if (s->ones ? memcmp(p, ones_buf, n) != 0
                          : (memcmp(p, &seq, n < 8 ? n : 8) != 0 ||

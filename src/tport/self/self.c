@@ -3,6 +3,24 @@
  * blocking send to oneself never waits; synchronous sends complete when a
  * receive matches them, as the standard requires. */
 #include "tport/tport.h"
+#include "p2p/deliver.h"
+#include <limits.h>
+
+extern const dmpi_tport_t dmpi_tport_self;
+
+static int self_init(void)
+{
+    dmpi_tport_claim(dmpi_world.rank, &dmpi_tport_self, 0, LLONG_MAX, LLONG_MAX);
+    return 0;
+}
+
+static bool self_send_inline(int peer, const dmpi_hdr_t *h, const void *buf, size_t bytes)
+{
+    (void)peer;
+    dmpi_msg_t *um = NULL;
+    dmpi_deliver_eager(h, dmpi_world.rank, bytes, buf, bytes, false, 0, &um);
+    return true;
+}
 
 static void self_send(dmpi_request_t *s)
 {
@@ -10,8 +28,7 @@ static void self_send(dmpi_request_t *s)
     bool sync = s->mode == DMPI_MODE_SYNC;
     s->sync_pending = sync;
     s->data_pending = 0;
-    dmpi_deliver_eager(s->ctx, s->comm->rank, s->tag, s->peer, s->bytes, s->buf, s->bytes, sync,
-                       (uint64_t)(uintptr_t)s, &um);
+    dmpi_deliver_eager(&s->hdr, s->peer, s->bytes, s->buf, s->bytes, sync, (uint64_t)(uintptr_t)s, &um);
     if (!sync)
         dmpi_req_complete(s);       /* a sync send completes in self_sync_ack */
 }
@@ -33,7 +50,10 @@ static void self_rndv_matched(dmpi_request_t *r, dmpi_msg_t *m)
 
 const dmpi_tport_t dmpi_tport_self = {
     .name = "self",
-    .send = self_send,
+    .init = self_init,
+    .send_inline = self_send_inline,
+    .send_eager = self_send,
+    .send_rndv = self_send,
     .rndv_matched = self_rndv_matched,
     .sync_ack = self_sync_ack,
 };

@@ -3,17 +3,19 @@
  * pipelined copy through the ring, and the control messages they need.
  * Thresholds and their measurements: docs/protocols.md. */
 #include "tport/shm/shm.h"
-#include "tport/shm/segment.h"
-#include "tport/smsc/cma.h"
+#include "node/cma.h"
+#include "node/node.h"
+#include "node/segment.h"
+#include "p2p/deliver.h"
 #include "core/params.h"
-#include "pmi/pmi.h"
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
-shm_peer_t *dmpi_shm_peers;
-long long dmpi_shm_direct_max = -1;
+extern const dmpi_tport_t dmpi_tport_shm;
+static shm_peer_t *peers;         /* indexed by local rank */
 
 /* A control message: kind, the cookie of whoever acts on it, a length and
  * up to three 64-bit arguments (they fill the header's cache line). */
@@ -25,8 +27,9 @@ struct shm_ctl_item {
 static_assert(SHM_HDR_BYTES + 3 * sizeof(uint64_t) == SHM_CELL, "control messages are one cache line");
 
 static struct {
-    shm_seg_hdr_t *seg;
-    size_t seg_bytes;
+    size_t rings_at;             /* offset of the rings in the node segment */
+    long long inline_max;        /* largest direct-mode send; -1 = none */
+    long long eager_max;         /* largest eager message; -1 = none */
     int nlocal, me;
     uint64_t ring_size;
     uint32_t frag_payload;       /* largest payload of one ring message */
@@ -35,8 +38,12 @@ static struct {
 
 static inline shm_peer_t *peer_of_world(int world)
 {
-    return &dmpi_shm_peers[dmpi_world.local_of_world[world]];
+    return &peers[dmpi_world.local_of_world[world]];
 }
+
+static inline int local_of(const shm_peer_t *p) { return (int)(p - peers); }
+static inline pid_t pid_of(const shm_peer_t *p) { return dmpi_node_peers[local_of(p)].pid; }
+static inline bool cma_ok(const shm_peer_t *p) { return dmpi_node_peers[local_of(p)].cma_ok; }
 
 static inline uint32_t min_frag(size_t left)
 {
@@ -105,9 +112,7 @@ static bool push_eager(shm_peer_t *p, dmpi_request_t *s)
         if (s->offset == 0) {
             kind = SHM_EAGER;
             flags = s->sync_pending ? SHM_F_SYNC : 0;
-            h->ctx = s->ctx;
-            h->src = s->comm->rank;
-            h->tag = s->tag;
+            h->m = s->hdr;
             h->len = s->bytes;
             h->cookie = (uint64_t)(uintptr_t)s;
         }
@@ -131,7 +136,7 @@ static size_t avg_block(const dmpi_dtype_t *dt)
 /* Whether noncontiguous data of dt is worth moving with iovec lists. */
 static bool cma_layout_ok(shm_peer_t *p, const dmpi_dtype_t *dt)
 {
-    return p->cma_ok &&
+    return cma_ok(p) &&
            (dmpi_params.shm_path == DMPI_PATH_CMA || avg_block(dt) >= dmpi_params.cma_block_min);
 }
 
@@ -141,7 +146,7 @@ static bool cma_layout_ok(shm_peer_t *p, const dmpi_dtype_t *dt)
 static bool push_rts(shm_peer_t *p, dmpi_request_t *s)
 {
     uint64_t arg[2] = {(uint64_t)(uintptr_t)s->buf, 0};
-    unsigned flags = p->cma_ok ? SHM_F_CAN_WRITE : 0;
+    unsigned flags = cma_ok(p) ? SHM_F_CAN_WRITE : 0;
     if (s->nc) {
         bool layout = cma_layout_ok(p, s->dt);
         arg[0] = (uint64_t)(uintptr_t)s->ubuf;
@@ -151,9 +156,7 @@ static bool push_rts(shm_peer_t *p, dmpi_request_t *s)
     shm_hdr_t *h = shm_tx_reserve(&p->tx, sizeof arg);
     if (!h)
         return false;
-    h->ctx = s->ctx;
-    h->src = s->comm->rank;
-    h->tag = s->tag;
+    h->m = s->hdr;
     h->len = s->bytes;
     h->cookie = (uint64_t)(uintptr_t)s;
     memcpy((char *)h + SHM_HDR_BYTES, arg, sizeof arg);
@@ -164,12 +167,13 @@ static bool push_rts(shm_peer_t *p, dmpi_request_t *s)
 /* Rendezvous data the receiver asked for with a CTS. */
 static bool push_data(shm_peer_t *p, dmpi_request_t *s)
 {
-    while (s->offset < s->tx_limit) {
-        uint32_t n = min_frag(s->tx_limit - s->offset);
+    shm_req_t *q = shm_req(s);
+    while (s->offset < q->limit) {
+        uint32_t n = min_frag(q->limit - s->offset);
         shm_hdr_t *h = shm_tx_reserve(&p->tx, n);
         if (!h)
             return false;
-        h->cookie = s->peer_cookie;
+        h->cookie = q->peer_req;
         h->len = s->offset;
         dmpi_req_take(s, s->offset, (char *)h + SHM_HDR_BYTES, n);
         shm_tx_publish(&p->tx, h, SHM_DATA, 0, n);
@@ -181,23 +185,34 @@ static bool push_data(shm_peer_t *p, dmpi_request_t *s)
 /* Pushes s as far as the ring allows; true when nothing is left to push. */
 static bool push_send(shm_peer_t *p, dmpi_request_t *s)
 {
-    switch (s->tx_stage) {
-    case DMPI_TX_EAGER: return push_eager(p, s);
-    case DMPI_TX_RTS: return push_rts(p, s);
-    case DMPI_TX_DATA: return push_data(p, s);
+    switch (shm_req(s)->stage) {
+    case SHM_STAGE_EAGER: return push_eager(p, s);
+    case SHM_STAGE_RTS: return push_rts(p, s);
+    case SHM_STAGE_DATA: return push_data(p, s);
     }
     return true;
+}
+
+/* A rendezvous send completes once its data is out and the receiver sent
+ * every final message (FIN, or a CTS for data to go through the ring). */
+static void maybe_complete_rndv(dmpi_request_t *s)
+{
+    if (!s->data_pending && shm_req(s)->finals == 0)
+        dmpi_req_complete(s);
 }
 
 /* What happens once a send has been handed over completely. */
 static void after_push(dmpi_request_t *s)
 {
-    unsigned stage = s->tx_stage;
-    s->tx_stage = DMPI_TX_NONE;
-    if (stage == DMPI_TX_RTS)
-        return;                     /* completes on FIN, or after its DATA */
+    shm_req_t *q = shm_req(s);
+    unsigned stage = q->stage;
+    q->stage = SHM_STAGE_NONE;
     s->data_pending = 0;
-    if (!s->sync_pending)
+    if (stage == SHM_STAGE_RTS)
+        return;                     /* the receiver answers with FIN or CTS */
+    if (stage == SHM_STAGE_DATA)
+        maybe_complete_rndv(s);
+    else if (!s->sync_pending)
         dmpi_req_complete(s);
 }
 
@@ -220,15 +235,14 @@ static void push_peer(shm_peer_t *p)
         S.npending--;
 }
 
-static void shm_send(dmpi_request_t *s)
+static void start_send(dmpi_request_t *s, unsigned stage)
 {
     shm_peer_t *p = peer_of_world(s->peer);
-    int path = dmpi_params.shm_path;
-    bool eager = path == DMPI_PATH_EAGER || (path == DMPI_PATH_AUTO && s->bytes <= dmpi_params.eager_limit);
+    shm_req_t *q = shm_req(s);
     s->offset = 0;
     s->data_pending = 1;
-    s->sync_pending = eager && s->mode == DMPI_MODE_SYNC;
-    s->tx_stage = eager ? DMPI_TX_EAGER : DMPI_TX_RTS;
+    q->stage = (uint8_t)stage;
+    q->finals = stage == SHM_STAGE_RTS;
     if (!p->sq_head && push_send(p, s)) {
         after_push(s);
         return;
@@ -236,51 +250,92 @@ static void shm_send(dmpi_request_t *s)
     enqueue_send(p, s);
 }
 
+static void shm_send_eager(dmpi_request_t *s)
+{
+    s->sync_pending = s->mode == DMPI_MODE_SYNC;
+    start_send(s, SHM_STAGE_EAGER);
+}
+
+static void shm_send_rndv(dmpi_request_t *s)
+{
+    s->sync_pending = 0;            /* a rendezvous is matched before its data moves */
+    start_send(s, SHM_STAGE_RTS);
+}
+
+/* The direct mode: a small contiguous message written straight into the
+ * peer's ring, with no request. False if it must take the queued path. */
+static bool shm_send_inline(int local, const dmpi_hdr_t *m, const void *buf, size_t bytes)
+{
+    shm_peer_t *p = &peers[local];
+    if (p->sq_head)
+        return false;
+    shm_hdr_t *h = shm_tx_reserve(&p->tx, bytes);
+    if (!h)
+        return false;
+    h->m = *m;
+    h->len = bytes;
+    if (bytes)
+        memcpy((char *)h + SHM_HDR_BYTES, buf, bytes);
+    shm_tx_publish(&p->tx, h, SHM_EAGER, 0, (uint32_t)bytes);
+    return true;
+}
+
 /* ---- receiving --------------------------------------------------------- */
 
 static bool use_cma(shm_peer_t *p, size_t n)
 {
     int path = dmpi_params.shm_path;
-    return p->cma_ok && (path == DMPI_PATH_CMA || (path == DMPI_PATH_AUTO && n >= dmpi_params.cma_min));
+    return cma_ok(p) && (path == DMPI_PATH_CMA || (path == DMPI_PATH_AUTO && n >= dmpi_params.cma_min));
 }
 
+/* A single copy failed (the peer became undumpable, say): this message and
+ * the ones after it take the copy path through the ring instead. */
 static void cma_failed(shm_peer_t *p, int err)
 {
-    dmpi_verbose(1, "cross-memory copy with local rank %d failed (%s); using the copy path",
-                 (int)(p - dmpi_shm_peers), strerror(err));
-    p->cma_ok = false;
+    dmpi_node_cma_failed(local_of(p), err);
 }
 
-/* Reads n bytes of the sender's buffer at addr into r's buffer at off; a
- * failure becomes r's error. Returns 0 or the errno. */
+/* Reads n bytes of the sender's buffer at addr into r's buffer at off.
+ * Returns 0 or the errno (the caller falls back to the ring). */
 static int read_part(shm_peer_t *p, dmpi_request_t *r, size_t off, uint64_t addr, size_t n)
 {
-    int err = dmpi_cma_read(p->pid, r->buf + off, addr, n);
+    int err = dmpi_cma_read(pid_of(p), r->buf + off, addr, n);
     if (err)
-        r->st_error = dmpi_err(MPI_ERR_OTHER, "cross-memory read of %zu bytes from local rank %d failed: %s", n,
-                               (int)(p - dmpi_shm_peers), strerror(err));
+        cma_failed(p, err);
     return err;
+}
+
+/* Asks the sender for bytes [from, to) of its message through the ring: a
+ * CTS carrying the range, our request and the start. The sender counts it
+ * as one of its final messages. */
+static void ask_for_data(shm_peer_t *p, dmpi_request_t *r, uint64_t cookie, size_t from, size_t to)
+{
+    send_ctl3(p, SHM_CTS, cookie, to, (uint64_t)(uintptr_t)r, from, 0);
 }
 
 /* Split single copy: the sender writes the second part of the message into
  * our buffer while we read the first part from its buffer, so two cores
- * copy at once. We complete when both parts are in (WRITTEN); the sender
- * completes on our FIN, which follows its CTS_SPLIT through the ring.
- * CTS_SPLIT: len = bytes to write, args = our buffer, our request, offset. */
+ * copy at once. CTS_SPLIT: len = bytes to write, args = our buffer, our
+ * request, offset. The sender waits for one final message from us (FIN, or
+ * a CTS for what could not be copied), two if it could not write its part.
+ * Whatever a failed copy left out comes through the ring, so nothing of
+ * the message is lost. */
 static bool split_copy(shm_peer_t *p, dmpi_request_t *r, dmpi_msg_t *m, size_t n)
 {
     if (!dmpi_params.cma_split_min || n < dmpi_params.cma_split_min || !(m->tflags & SHM_F_CAN_WRITE))
         return false;
     size_t first = (n / 2) & ~(size_t)4095;
+    shm_req_t *q = shm_req(r);
     r->offset = 0;
-    r->tx_limit = n;
-    r->peer_cookie = m->addr;           /* in case the sender cannot write after all */
+    r->expect = n;
+    q->remote_addr = m->addr;
+    q->limit = first;
     send_ctl3(p, SHM_CTS_SPLIT, m->cookie, n - first, (uint64_t)(uintptr_t)r->buf, (uint64_t)(uintptr_t)r, first);
-    int err = read_part(p, r, 0, m->addr, first);
-    if (err)
-        cma_failed(p, err);
-    send_ctl(p, SHM_FIN, m->cookie, 0, 0);
-    dmpi_recv_advance(r, first);
+    q->split_read_ok = read_part(p, r, 0, m->addr, first) == 0;
+    if (q->split_read_ok) {
+        send_ctl(p, SHM_FIN, m->cookie, 0, 0);
+        dmpi_recv_advance(r, first);
+    }
     return true;
 }
 
@@ -292,28 +347,39 @@ static void rx_cts_split(shm_peer_t *p, shm_hdr_t *h, const char *payload)
     memcpy(arg, payload, sizeof arg);
     dmpi_request_t *s = (dmpi_request_t *)(uintptr_t)h->cookie;
     uint64_t at = arg[2];
-    int err = dmpi_cma_write(p->pid, arg[0] + at, s->buf + at, h->len);
+    int err = dmpi_cma_write(pid_of(p), arg[0] + at, s->buf + at, h->len);
     if (err) {
         cma_failed(p, err);
-        s->sync_pending = 1;            /* the receiver reads our part too: wait for a second FIN */
+        shm_req(s)->finals = 2;     /* the receiver reads our part, or asks for it */
     }
     send_ctl3(p, SHM_WRITTEN, arg[1], err ? 0 : h->len, at, h->cookie, 0);
 }
 
-/* Receiver: the sender's part is in, or it could not write it: then read
- * it ourselves and send the sender the FIN it still waits for. */
+/* Receiver, end of a split: the sender's part is in, or it could not write
+ * it and we read it ourselves. What is still missing (a failed read) is
+ * asked for through the ring; the sender gets as many final messages as it
+ * waits for. */
 static void rx_written(shm_peer_t *p, shm_hdr_t *h, const char *payload)
 {
     dmpi_request_t *r = (dmpi_request_t *)(uintptr_t)h->cookie;
-    size_t n = h->len;
-    if (n == 0) {
-        uint64_t arg[2];
-        memcpy(arg, payload, sizeof arg);
-        n = r->tx_limit - arg[0];
-        read_part(p, r, arg[0], r->peer_cookie + arg[0], n);
-        send_ctl(p, SHM_FIN, arg[1], 0, 0);
+    shm_req_t *q = shm_req(r);
+    uint64_t arg[2];
+    memcpy(arg, payload, sizeof arg);
+    size_t first = arg[0], n = r->expect;
+    uint64_t cookie = arg[1];
+    bool written = h->len != 0, second_ok = written;
+    int sent = q->split_read_ok, owed = written ? 1 : 2;
+    if (!written)
+        second_ok = read_part(p, r, first, q->remote_addr + first, n - first) == 0;
+    size_t from = q->split_read_ok ? first : 0, to = second_ok ? first : n;
+    if (from < to) {
+        ask_for_data(p, r, cookie, from, to);
+        sent++;
     }
-    dmpi_recv_advance(r, n);
+    while (sent++ < owed)
+        send_ctl(p, SHM_FIN, cookie, 0, 0);
+    if (second_ok)
+        dmpi_recv_advance(r, n - first);
 }
 
 /* Single copy when either side is noncontiguous: iovec lists on both
@@ -329,17 +395,18 @@ static int read_typed(shm_peer_t *p, dmpi_request_t *r, dmpi_msg_t *m, size_t n)
     dmpi_dtype_t remote;
     dmpi_run_t *runs = NULL;
     int err = 0;
+    pid_t pid = pid_of(p);
     if (m->tflags & SHM_F_LAYOUT) {
-        err = dmpi_cma_read(p->pid, &remote, m->layout, sizeof remote);
+        err = dmpi_cma_read(pid, &remote, m->layout, sizeof remote);
         if (!err && !(runs = malloc((size_t)remote.nruns * sizeof *runs)))
             err = ENOMEM;
         if (!err)
-            err = dmpi_cma_read(p->pid, runs, (uint64_t)(uintptr_t)remote.runs, (size_t)remote.nruns * sizeof *runs);
+            err = dmpi_cma_read(pid, runs, (uint64_t)(uintptr_t)remote.runs, (size_t)remote.nruns * sizeof *runs);
         remote.runs = runs;
         rdt = &remote;
     }
     if (!err)
-        err = dmpi_cma_read_typed(p->pid, ldt, lbase, rdt, m->addr, 0, n);
+        err = dmpi_cma_read_typed(pid, ldt, lbase, rdt, m->addr, 0, n);
     free(runs);
     return err;
 }
@@ -360,11 +427,11 @@ static void shm_rndv_matched(dmpi_request_t *r, dmpi_msg_t *m)
     if (plain && n > 0 && use_cma(p, n) && split_copy(p, r, m, n))
         return;
     if (cma_possible(p, r, m, n)) {
-        int err = plain ? dmpi_cma_read(p->pid, r->buf, m->addr, n) : read_typed(p, r, m, n);
+        int err = plain ? dmpi_cma_read(pid_of(p), r->buf, m->addr, n) : read_typed(p, r, m, n);
         if (err == 0)
             n = 0;                      /* all moved */
         else
-            cma_failed(p, err);
+            cma_failed(p, err);         /* and the ring brings it */
     }
     if (n == 0) {
         send_ctl(p, SHM_FIN, m->cookie, 0, 0);
@@ -372,8 +439,8 @@ static void shm_rndv_matched(dmpi_request_t *r, dmpi_msg_t *m)
         return;
     }
     r->offset = 0;
-    r->tx_limit = n;
-    send_ctl(p, SHM_CTS, m->cookie, n, (uint64_t)(uintptr_t)r);
+    r->expect = n;
+    ask_for_data(p, r, m->cookie, 0, n);
 }
 
 static void shm_sync_ack(int peer, uint64_t cookie)
@@ -395,6 +462,23 @@ static void rx_eager_cont(shm_peer_t *p, const char *payload, uint32_t n)
     }
 }
 
+/* Sender: the receiver asks for bytes [start, len) through the ring
+ * (payload: its request, start). */
+static void rx_cts(shm_peer_t *p, shm_hdr_t *h, const char *payload)
+{
+    uint64_t arg[2];
+    memcpy(arg, payload, sizeof arg);
+    dmpi_request_t *s = (dmpi_request_t *)(uintptr_t)h->cookie;
+    shm_req_t *q = shm_req(s);
+    q->peer_req = arg[0];
+    q->limit = h->len;
+    q->finals--;
+    s->offset = arg[1];
+    s->data_pending = 1;
+    q->stage = SHM_STAGE_DATA;
+    enqueue_send(p, s);
+}
+
 static void rx_one(shm_peer_t *p, shm_hdr_t *h, uint64_t w)
 {
     const char *payload = (const char *)h + SHM_HDR_BYTES;
@@ -403,7 +487,7 @@ static void rx_one(shm_peer_t *p, shm_hdr_t *h, uint64_t w)
     switch (shm_word_kind(w)) {
     case SHM_EAGER: {
         dmpi_msg_t *um = NULL;
-        dmpi_request_t *r = dmpi_deliver_eager(h->ctx, h->src, h->tag, p->world, h->len, payload, n,
+        dmpi_request_t *r = dmpi_deliver_eager(&h->m, p->world, h->len, payload, n,
                                                shm_word_flags(w) & SHM_F_SYNC, h->cookie, &um);
         if (h->len > n) {
             p->cont_req = r;
@@ -419,7 +503,7 @@ static void rx_one(shm_peer_t *p, shm_hdr_t *h, uint64_t w)
     case SHM_RTS: {
         uint64_t rts[2];
         memcpy(rts, payload, sizeof rts);
-        dmpi_deliver_rndv(h->ctx, h->src, h->tag, p->world, h->len, h->cookie, rts[0], rts[1], shm_word_flags(w));
+        dmpi_deliver_rndv(&h->m, p->world, h->len, h->cookie, rts[0], rts[1], shm_word_flags(w));
         break;
     }
     case SHM_CTS_SPLIT:
@@ -429,24 +513,15 @@ static void rx_one(shm_peer_t *p, shm_hdr_t *h, uint64_t w)
         rx_written(p, h, payload);
         break;
     case SHM_CTS:
-        s = (dmpi_request_t *)(uintptr_t)h->cookie;
-        memcpy(&s->peer_cookie, payload, sizeof s->peer_cookie);
-        s->tx_limit = h->len;
-        s->offset = 0;
-        s->tx_stage = DMPI_TX_DATA;
-        enqueue_send(p, s);
+        rx_cts(p, h, payload);
         break;
     case SHM_DATA:
         dmpi_recv_fill((dmpi_request_t *)(uintptr_t)h->cookie, h->len, payload, n);
         break;
     case SHM_FIN:
         s = (dmpi_request_t *)(uintptr_t)h->cookie;
-        if (s->sync_pending) {          /* a split whose second part the receiver reads */
-            s->sync_pending = 0;
-            break;
-        }
-        s->data_pending = 0;
-        dmpi_req_complete(s);
+        shm_req(s)->finals--;
+        maybe_complete_rndv(s);
         break;
     case SHM_SYNC_ACK:
         s = (dmpi_request_t *)(uintptr_t)h->cookie;
@@ -456,7 +531,7 @@ static void rx_one(shm_peer_t *p, shm_hdr_t *h, uint64_t w)
         break;
     default:
         dmpi_fatal("corrupt shared-memory message (kind %u) from local rank %d",
-                   shm_word_kind(w), (int)(p - dmpi_shm_peers));
+                   shm_word_kind(w), local_of(p));
     }
 }
 
@@ -477,15 +552,15 @@ static int poll_peer(shm_peer_t *p)
     return did;
 }
 
-int dmpi_shm_progress(void)
+static int shm_progress(void)
 {
     int did = 0;
     for (int i = 0; i < S.nlocal; i++)
         if (i != S.me)
-            did += poll_peer(&dmpi_shm_peers[i]);
+            did += poll_peer(&peers[i]);
     if (S.npending)
         for (int i = 0; i < S.nlocal; i++) {
-            shm_peer_t *p = &dmpi_shm_peers[i];
+            shm_peer_t *p = &peers[i];
             if (p->sq_head || p->cq_head) {
                 push_peer(p);
                 did++;
@@ -494,7 +569,7 @@ int dmpi_shm_progress(void)
     return did;
 }
 
-bool dmpi_shm_quiet(void) { return S.npending == 0; }
+static bool shm_quiet(void) { return S.npending == 0; }
 
 /* ---- set-up ------------------------------------------------------------ */
 
@@ -515,42 +590,33 @@ static uint64_t choose_ring_size(int nlocal)
 
 static void setup_peer(int i)
 {
-    shm_peer_t *p = &dmpi_shm_peers[i];
-    char *rings = (char *)S.seg + shm_rings_offset((uint32_t)S.nlocal);
+    shm_peer_t *p = &peers[i];
+    char *rings = dmpi_node_at(S.rings_at);
     uint64_t stride = shm_ring_stride(S.ring_size);
     char *out = rings + shm_ring_index((uint32_t)S.nlocal, (uint32_t)S.me, (uint32_t)i) * stride;  /* me -> i */
     char *in = rings + shm_ring_index((uint32_t)S.nlocal, (uint32_t)i, (uint32_t)S.me) * stride;   /* i -> me */
     p->tx = (shm_tx_t){out + SHM_CELL, (shm_ring_ctl_t *)out, S.ring_size, 0, 0};
     p->rx = (shm_rx_t){in + SHM_CELL, (shm_ring_ctl_t *)in, S.ring_size, 0};
-    for (int w = 0; w < dmpi_world.size; w++)
-        if (dmpi_world.local_of_world[w] == i)
-            p->world = w;
+    p->world = dmpi_node_peers[i].world;
 }
 
-static void verify_cma(void)
-{
-    shm_rank_ctl_t *ctl = (shm_rank_ctl_t *)(S.seg + 1);
-    int failed = 0;
-    for (int i = 0; i < S.nlocal; i++) {
-        if (i == S.me)
-            continue;
-        shm_peer_t *p = &dmpi_shm_peers[i];
-        p->pid = atomic_load(&ctl[i].pid);
-        p->cma_ok = dmpi_params.shm_path != DMPI_PATH_COPY && dmpi_cma_verify(p->pid, ctl[i].probe_addr);
-        failed += !p->cma_ok && dmpi_params.shm_path != DMPI_PATH_COPY;
-    }
-    if (failed)
-        dmpi_verbose(1, "cross-memory attach is not permitted to %d local peers; large messages use the "
-                        "pipelined copy path (check /proc/sys/kernel/yama/ptrace_scope)", failed);
-}
-
-int dmpi_shm_init(void)
+/* Before the node segment is made: room for the rings of every pair. */
+static int shm_plan(void)
 {
     S.nlocal = dmpi_world.local_size;
     S.me = dmpi_world.local_rank;
     if (S.nlocal < 2)
         return 0;
     S.ring_size = choose_ring_size(S.nlocal);
+    S.rings_at = dmpi_node_reserve(shm_rings_bytes((uint32_t)S.nlocal, S.ring_size));
+    return 0;
+}
+
+static int shm_init(void)
+{
+    S.inline_max = S.eager_max = -1;
+    if (S.nlocal < 2)
+        return 0;
     uint64_t frag = dmpi_params.frag_size ? dmpi_params.frag_size : S.ring_size / 4;
     if (frag > S.ring_size / 2)
         frag = S.ring_size / 2;
@@ -560,65 +626,59 @@ int dmpi_shm_init(void)
     S.frag_payload = (uint32_t)(frag - SHM_HDR_BYTES);
     switch (dmpi_params.shm_path) {
     case DMPI_PATH_AUTO:
-        dmpi_shm_direct_max = (long long)(dmpi_params.eager_limit < S.frag_payload ? dmpi_params.eager_limit
-                                                                                    : S.frag_payload);
+        S.eager_max = (long long)dmpi_params.eager_limit;
+        S.inline_max = (long long)(dmpi_params.eager_limit < S.frag_payload ? dmpi_params.eager_limit
+                                                                             : S.frag_payload);
         break;
-    case DMPI_PATH_EAGER: dmpi_shm_direct_max = S.frag_payload; break;
-    default: dmpi_shm_direct_max = -1; break;
+    case DMPI_PATH_EAGER:
+        S.eager_max = LLONG_MAX;
+        S.inline_max = S.frag_payload;
+        break;
+    default:                        /* copy or cma: every message takes rendezvous */
+        break;
     }
-
-    S.seg = dmpi_shm_segment_open(S.me, S.nlocal, S.ring_size, &S.seg_bytes);
-    if (!S.seg)
-        return -1;
-    shm_rank_ctl_t *ctl = (shm_rank_ctl_t *)(S.seg + 1);
-    ctl[S.me].probe_addr = dmpi_cma_probe_addr();
-    atomic_store(&ctl[S.me].pid, (int32_t)getpid());
-    atomic_fetch_add(&S.seg->attached, 1);
-    if (dmpi_pmi_barrier() != 0)
-        return -1;
-    if (S.me == 0)
-        dmpi_shm_segment_unlink();      /* every rank has it mapped now */
-    if (atomic_load(&S.seg->attached) != (uint32_t)S.nlocal) {
-        fprintf(stderr, "dmpi: not every rank on the node mapped the shared memory\n");
-        return -1;
-    }
-    dmpi_shm_peers = calloc((size_t)S.nlocal, sizeof *dmpi_shm_peers);
-    if (!dmpi_shm_peers)
+    if (!(peers = calloc((size_t)S.nlocal, sizeof *peers)))
         return -1;
     for (int i = 0; i < S.nlocal; i++)
-        if (i != S.me)
+        if (i != S.me) {
             setup_peer(i);
-    verify_cma();
+            dmpi_tport_claim(peers[i].world, &dmpi_tport_shm, i, S.inline_max, S.eager_max);
+        }
     if (S.me == 0)
         dmpi_verbose(1, "shm: %d local ranks, ring %llu bytes per pair, piece %u bytes, eager limit %zu, "
-                        "cma from %zu bytes, path %d, segment %zu bytes",
+                        "cma from %zu bytes, path %d",
                      S.nlocal, (unsigned long long)S.ring_size, S.frag_payload, dmpi_params.eager_limit,
-                     dmpi_params.cma_min, dmpi_params.shm_path, S.seg_bytes);
+                     dmpi_params.cma_min, dmpi_params.shm_path);
     return 0;
 }
 
-void dmpi_shm_finalize(void)
+static void shm_finalize(void)
 {
-    if (!S.seg)
+    if (!peers)
         return;
     for (int i = 0; i < S.nlocal; i++) {
-        shm_ctl_item_t *c = dmpi_shm_peers[i].cq_head;
+        shm_ctl_item_t *c = peers[i].cq_head;
         while (c) {
             shm_ctl_item_t *n = c->next;
             free(c);
             c = n;
         }
     }
-    free(dmpi_shm_peers);
-    dmpi_shm_peers = NULL;
-    dmpi_shm_segment_close(S.seg, S.seg_bytes);
-    S.seg = NULL;
+    free(peers);
+    peers = NULL;
     S.npending = 0;
 }
 
 const dmpi_tport_t dmpi_tport_shm = {
     .name = "shm",
-    .send = shm_send,
+    .plan = shm_plan,
+    .init = shm_init,
+    .finalize = shm_finalize,
+    .progress = shm_progress,
+    .quiet = shm_quiet,
+    .send_inline = shm_send_inline,
+    .send_eager = shm_send_eager,
+    .send_rndv = shm_send_rndv,
     .rndv_matched = shm_rndv_matched,
     .sync_ack = shm_sync_ack,
 };

@@ -1,11 +1,12 @@
-/* Shared-memory transport between ranks of one node. */
+/* Shared-memory transport between ranks of one node: per-pair rings in the
+ * node segment, and single copy (node/cma.h) for large messages. Nothing
+ * outside tport/shm/ names it; it is reached through dmpi_tport_shm. */
 #ifndef DMPI_SHM_H
 #define DMPI_SHM_H
 
 #include "tport/tport.h"
 #include "tport/shm/ring.h"
 #include <string.h>
-#include <sys/types.h>
 
 typedef struct shm_ctl_item shm_ctl_item_t;
 
@@ -15,40 +16,23 @@ typedef struct shm_peer {
     shm_ctl_item_t *cq_head, *cq_tail;  /* control messages waiting for room */
     shm_rx_t rx;
     dmpi_request_t *cont_req;           /* eager message still arriving on rx ... */
-    dmpi_msg_t *cont_msg;               /* ... into a receive or an unexpected buffer */
+    struct dmpi_msg *cont_msg;          /* ... into a receive or a message buffer */
     size_t cont_off, cont_len;
-    pid_t pid;
-    bool cma_ok;
     int world;
 } shm_peer_t;
 
-extern shm_peer_t *dmpi_shm_peers;      /* indexed by local rank */
-extern long long dmpi_shm_direct_max;   /* largest direct-mode send; -1 = none */
+/* The transport's state in a request (dmpi_request_t.tport_priv). */
+typedef struct shm_req {
+    uint8_t stage;               /* send: what is still to be put in the ring (SHM_STAGE_*) */
+    uint8_t split_read_ok;       /* recv, split copy: our part was read */
+    uint8_t finals;              /* send, rendezvous: FINs or CTSs still to come from the receiver */
+    uint64_t peer_req;           /* send: the receive that DATA pieces are for */
+    uint64_t limit;              /* send: DATA up to this offset; recv, split: where the sender's part starts */
+    uint64_t remote_addr;        /* recv, split: the sender's buffer */
+} shm_req_t;
+static_assert(sizeof(shm_req_t) <= sizeof(((dmpi_request_t *)0)->tport_priv), "shm request state fits");
+static inline shm_req_t *shm_req(dmpi_request_t *r) { return (shm_req_t *)r->tport_priv; }
 
-int dmpi_shm_init(void);
-void dmpi_shm_finalize(void);
-int dmpi_shm_progress(void);
-bool dmpi_shm_quiet(void);              /* nothing waits to be pushed */
-
-/* Direct mode: a small contiguous message written straight into the peer's
- * ring, with no request. False if it must take the queued path. */
-static inline bool dmpi_shm_send_direct(int local_peer, uint32_t ctx, int src, int tag,
-                                        const void *buf, size_t bytes)
-{
-    shm_peer_t *p = &dmpi_shm_peers[local_peer];
-    if ((long long)bytes > dmpi_shm_direct_max || p->sq_head)
-        return false;
-    shm_hdr_t *h = shm_tx_reserve(&p->tx, bytes);
-    if (!h)
-        return false;
-    h->ctx = ctx;
-    h->src = src;
-    h->tag = tag;
-    h->len = bytes;
-    if (bytes)
-        memcpy((char *)h + SHM_HDR_BYTES, buf, bytes);
-    shm_tx_publish(&p->tx, h, SHM_EAGER, 0, (uint32_t)bytes);
-    return true;
-}
+enum { SHM_STAGE_NONE, SHM_STAGE_EAGER, SHM_STAGE_RTS, SHM_STAGE_DATA };
 
 #endif

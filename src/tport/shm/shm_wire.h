@@ -1,6 +1,7 @@
-/* The shared-memory segment and the per-pair ring format, all in one place.
+/* The per-pair ring format, all in one place.
  *
- * Segment: [segment header][per-rank control blocks][rings s -> r for all pairs s != r]
+ * The rings live in the transport's area of the node segment
+ * (node/segment.h): rings s -> r for all pairs s != r.
  * Ring s -> r: one control cache line written only by the receiver r
  * (bytes consumed), then ring_size bytes of 64-byte cells. Messages are
  * contiguous runs of cells: a 40-byte header, then payload. The header's
@@ -11,11 +12,11 @@
 #ifndef DMPI_SHM_WIRE_H
 #define DMPI_SHM_WIRE_H
 
+#include "p2p/request.h"
 #include <assert.h>
 #include <stdatomic.h>
 #include <stdint.h>
 
-#define SHM_MAGIC 0x646d70692d73686dull   /* "dmpi-shm" */
 #define SHM_CELL 64
 
 enum shm_kind {
@@ -41,10 +42,7 @@ enum {
 /* word: kind in bits 0-7, flags in 8-15, payload bytes of this piece in 32-63 */
 typedef struct shm_hdr {
     _Atomic uint64_t word;
-    uint32_t ctx;
-    int32_t src;
-    int32_t tag;
-    uint32_t reserved;
+    dmpi_hdr_t m;            /* EAGER/RTS: the match header (context, source, tag, sequence) */
     uint64_t len;            /* EAGER/RTS: message bytes. CTS: bytes accepted. DATA: offset */
     uint64_t cookie;         /* request id of whoever must act on this */
 } shm_hdr_t;
@@ -70,40 +68,16 @@ typedef struct shm_ring_ctl {
 } shm_ring_ctl_t;
 static_assert(sizeof(shm_ring_ctl_t) == SHM_CELL, "ring control is one cache line");
 
-typedef struct shm_rank_ctl {
-    _Atomic int32_t pid;
-    int32_t ready;
-    uint64_t probe_addr;         /* address of a word peers read to test cross-memory attach */
-    char pad[2 * SHM_CELL - 16];
-} shm_rank_ctl_t;
-static_assert(sizeof(shm_rank_ctl_t) == 2 * SHM_CELL, "rank control is two cache lines");
-
-typedef struct shm_seg_hdr {
-    uint64_t magic;
-    uint32_t local_size;
-    uint32_t pad0;
-    uint64_t ring_size;
-    uint64_t total_size;
-    _Atomic uint32_t attached;
-    char pad[4096 - 36];
-} shm_seg_hdr_t;
-static_assert(sizeof(shm_seg_hdr_t) == 4096, "segment header is one page");
-
 static inline uint64_t shm_ring_stride(uint64_t ring_size) { return sizeof(shm_ring_ctl_t) + ring_size; }
-static inline uint64_t shm_rings_offset(uint32_t local_size)
-{
-    uint64_t off = sizeof(shm_seg_hdr_t) + (uint64_t)local_size * sizeof(shm_rank_ctl_t);
-    return (off + 4095) & ~(uint64_t)4095;
-}
 /* Rings exist for ordered pairs of different ranks: s -> r is number
  * s * (L - 1) + (r < s ? r : r - 1). */
 static inline uint64_t shm_ring_index(uint32_t local_size, uint32_t s, uint32_t r)
 {
     return (uint64_t)s * (local_size - 1) + (r < s ? r : r - 1);
 }
-static inline uint64_t shm_segment_bytes(uint32_t local_size, uint64_t ring_size)
+static inline uint64_t shm_rings_bytes(uint32_t local_size, uint64_t ring_size)
 {
-    return shm_rings_offset(local_size) + (uint64_t)local_size * (local_size - 1) * shm_ring_stride(ring_size);
+    return (uint64_t)local_size * (local_size - 1) * shm_ring_stride(ring_size);
 }
 
 #endif

@@ -8,7 +8,7 @@
  * the result in its group. The intercommunicator takes the lowest pair free
  * on both groups; its private local intracommunicator (merge, and later the
  * intercommunicator collectives) takes the next pair free on the local group. */
-#include "core/dmpi.h"
+#include "comm/comm.h"
 #include "core/ctxid.h"
 #include "core/group.h"
 #include "coll/coll.h"
@@ -30,27 +30,6 @@ typedef struct agreement {
     uint32_t *remote;                /* the remote group's extra words (malloc'd) */
     int nremote;
 } agreement_t;
-
-/* An AND of n words over lc, reduced to and broadcast from lc rank root. */
-static int and_from(dmpi_comm_t *lc, int root, int tag, uint32_t *w, int n)
-{
-    int size = lc->size, *members = malloc((size_t)size * sizeof(int));
-    if (!members)
-        return dmpi_err(MPI_ERR_NO_MEM, "out of memory creating an intercommunicator");
-    for (int i = 0; i < size; i++)
-        members[i] = (root + i) % size;
-    int err = dmpi_coll_band(lc, members, size, (lc->rank - root + size) % size, tag, w, n);
-    free(members);
-    return err;
-}
-
-/* A broadcast from root: an AND to which the others bring all ones. */
-static int bcast_from(dmpi_comm_t *lc, int root, uint32_t *w, int n)
-{
-    if (lc->rank != root)
-        memset(w, 0xff, (size_t)n * sizeof *w);
-    return and_from(lc, root, DMPI_TAG_BCAST, w, n);
-}
 
 /* The leaders swap word arrays of any length (a length, then the words). */
 static int swap(const bridge_t *b, const uint32_t *out, int nout, uint32_t **in, int *nin)
@@ -92,7 +71,7 @@ static int agree(const char *fn, dmpi_comm_t *lc, int leader, const bridge_t *b,
     a->remote = NULL;
     a->nremote = 0;
     dmpi_ctx_free_mask(a->mine);
-    int err = and_from(lc, leader, DMPI_TAG_CTXID, a->mine, DMPI_CTX_WORDS);
+    int err = dmpi_comm_and_words(lc, a->mine, DMPI_CTX_WORDS);
     if (err != MPI_SUCCESS)
         return err;
 
@@ -115,7 +94,7 @@ static int agree(const char *fn, dmpi_comm_t *lc, int leader, const bridge_t *b,
         head[0] = (uint32_t)(cls > 0 ? cls : MPI_ERR_OTHER) * (err != MPI_SUCCESS);
         head[1] = err == MPI_SUCCESS ? (uint32_t)(nin - DMPI_CTX_WORDS) : 0;
     }
-    int e = bcast_from(lc, leader, head, 2);
+    int e = dmpi_comm_bcast_words(lc, leader, head, 2);
     if (e != MPI_SUCCESS || head[0]) {
         free(in);
         if (e != MPI_SUCCESS)
@@ -138,7 +117,7 @@ static int agree(const char *fn, dmpi_comm_t *lc, int leader, const bridge_t *b,
         memcpy(body + DMPI_CTX_WORDS, in + DMPI_CTX_WORDS, (size_t)a->nremote * sizeof *body);
         free(in);
     }
-    if ((err = bcast_from(lc, leader, body, DMPI_CTX_WORDS + a->nremote)) != MPI_SUCCESS) {
+    if ((err = dmpi_comm_bcast_words(lc, leader, body, DMPI_CTX_WORDS + a->nremote)) != MPI_SUCCESS) {
         free(body);
         return err;
     }
@@ -177,8 +156,10 @@ static int make_inter(dmpi_comm_t *parent, dmpi_group_t *lg, dmpi_group_t *rg, i
         return err;
     }
     ic->remote_group = rg;
-    ic->peer_size = rg->size;
-    ic->peer_world_of = rg->world;
+    if ((err = dmpi_comm_set_peers(ic, rg->size, rg->world)) != MPI_SUCCESS) {
+        dmpi_comm_free(ic);
+        return err;
+    }
     dmpi_group_retain(lg);
     if ((err = dmpi_comm_make(parent, lg, local_pair, true, &ic->local_comm)) != MPI_SUCCESS) {
         dmpi_group_release(lg);
@@ -341,7 +322,7 @@ int dmpi_intercomm_split(dmpi_comm_t *ic, int color, int key, dmpi_comm_t **out)
     if (!table)
         return dmpi_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
     /* every local (colour, key), then the remote group's table from its leader */
-    int err = dmpi_coll_allgather_ints(lc, mine, 2, table);
+    int err = dmpi_comm_allgather_ints(lc, mine, 2, table);
     bridge_t b = inter_bridge(ic);
     agreement_t a = {.remote = NULL};
     if (err == MPI_SUCCESS)

@@ -1,7 +1,8 @@
 /* Single copy between processes by cross-memory attach (process_vm_readv).
- * A service used by the shared-memory transport (and later by collectives). */
-#ifndef DMPI_SMSC_CMA_H
-#define DMPI_SMSC_CMA_H
+ * A node service: point-to-point, collectives and one-sided communication
+ * all use it (node/node.h says which peers it works with). */
+#ifndef DMPI_NODE_CMA_H
+#define DMPI_NODE_CMA_H
 
 #include <stdbool.h>
 #include <stddef.h>

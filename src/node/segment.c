@@ -1,4 +1,5 @@
-#include "tport/shm/segment.h"
+/* The node's shared segment (layout in node/segment.h). */
+#include "node/segment.h"
 #include "core/dmpi.h"
 #include "pmi/pmi.h"
 #include <errno.h>
@@ -9,6 +10,30 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
+
+node_seg_hdr_t *dmpi_node_seg;
+static size_t seg_bytes;
+static size_t reserved = (sizeof(node_seg_hdr_t) + 4095) & ~(size_t)4095;   /* grows with reservations */
+static bool ranks_placed;
+
+static size_t page_up(size_t n) { return (n + 4095) & ~(size_t)4095; }
+
+/* The rank control blocks come first; they depend on the node's size. */
+static void place_ranks(void)
+{
+    if (ranks_placed)
+        return;
+    reserved = page_up(sizeof(node_seg_hdr_t) + (size_t)dmpi_world.local_size * sizeof(node_rank_ctl_t));
+    ranks_placed = true;
+}
+
+size_t dmpi_node_reserve(size_t bytes)
+{
+    place_ranks();
+    size_t at = reserved;
+    reserved += page_up(bytes);
+    return at;
+}
 
 static void segment_name(char *out, size_t len)
 {
@@ -32,7 +57,7 @@ static int check_free_space(size_t bytes)
     return 0;
 }
 
-static shm_seg_hdr_t *create(const char *name, size_t bytes, int local_size, uint64_t ring_size)
+static node_seg_hdr_t *create(const char *name, size_t bytes, int local_size)
 {
     if (check_free_space(bytes) != 0)
         return NULL;
@@ -41,7 +66,11 @@ static shm_seg_hdr_t *create(const char *name, size_t bytes, int local_size, uin
         fprintf(stderr, "dmpi: cannot create shared memory %s: %s\n", name, strerror(errno));
         return NULL;
     }
-    int err = ftruncate(fd, (off_t)bytes) != 0 ? errno : posix_fallocate(fd, 0, (off_t)bytes);
+    /* The mode asked for above is cut by the umask: say it again, so that a
+     * restrictive umask cannot keep the other ranks out. */
+    int err = fchmod(fd, 0600) != 0 ? errno : 0;
+    if (!err)
+        err = ftruncate(fd, (off_t)bytes) != 0 ? errno : posix_fallocate(fd, 0, (off_t)bytes);
     if (err) {
         fprintf(stderr, "dmpi: cannot reserve %zu bytes of shared memory in /dev/shm: %s\n", bytes, strerror(err));
         close(fd);
@@ -55,15 +84,14 @@ static shm_seg_hdr_t *create(const char *name, size_t bytes, int local_size, uin
         shm_unlink(name);
         return NULL;
     }
-    shm_seg_hdr_t *h = p;
+    node_seg_hdr_t *h = p;
     h->local_size = (uint32_t)local_size;
-    h->ring_size = ring_size;
     h->total_size = bytes;
-    h->magic = SHM_MAGIC;
+    h->magic = NODE_SEG_MAGIC;
     return h;
 }
 
-static shm_seg_hdr_t *attach(const char *name, size_t bytes)
+static node_seg_hdr_t *attach(const char *name, size_t bytes)
 {
     int fd = shm_open(name, O_RDWR, 0600);
     if (fd < 0) {
@@ -76,8 +104,8 @@ static shm_seg_hdr_t *attach(const char *name, size_t bytes)
         fprintf(stderr, "dmpi: cannot map shared memory: %s\n", strerror(errno));
         return NULL;
     }
-    shm_seg_hdr_t *h = p;
-    if (h->magic != SHM_MAGIC || h->total_size != bytes) {
+    node_seg_hdr_t *h = p;
+    if (h->magic != NODE_SEG_MAGIC || h->total_size != bytes) {
         fprintf(stderr, "dmpi: shared memory %s has an unexpected layout\n", name);
         munmap(p, bytes);
         return NULL;
@@ -85,40 +113,55 @@ static shm_seg_hdr_t *attach(const char *name, size_t bytes)
     return h;
 }
 
-shm_seg_hdr_t *dmpi_shm_segment_open(int local_rank, int local_size, uint64_t ring_size, size_t *bytes)
-{
-    char name[300];
-    segment_name(name, sizeof name);
-    *bytes = shm_segment_bytes((uint32_t)local_size, ring_size);
-    shm_seg_hdr_t *seg = NULL;
-    if (local_rank == 0) {
-        seg = create(name, *bytes, local_size, ring_size);
-        /* Everyone learns whether creation worked, so no rank waits forever. */
-        if (dmpi_pmi_put("dmpi-shm-ok", seg ? "1" : "0") != 0)
-            return NULL;
-    }
-    if (dmpi_pmi_barrier() != 0)
-        return NULL;
-    char val[8] = "0";
-    if (dmpi_pmi_get("dmpi-shm-ok", val, sizeof val) != 0 || val[0] != '1') {
-        if (seg)
-            dmpi_shm_segment_close(seg, *bytes);
-        return NULL;
-    }
-    if (local_rank != 0)
-        seg = attach(name, *bytes);
-    return seg;
-}
-
-void dmpi_shm_segment_unlink(void)
+static void segment_unlink(void)
 {
     char name[300];
     segment_name(name, sizeof name);
     shm_unlink(name);
 }
 
-void dmpi_shm_segment_close(shm_seg_hdr_t *seg, size_t bytes)
+int dmpi_node_segment_open(void)
 {
-    if (seg)
-        munmap(seg, bytes);
+    int local_rank = dmpi_world.local_rank, local_size = dmpi_world.local_size;
+    char name[300];
+    segment_name(name, sizeof name);
+    place_ranks();
+    seg_bytes = reserved;
+    node_seg_hdr_t *seg = NULL;
+    if (local_rank == 0) {
+        seg = create(name, seg_bytes, local_size);
+        /* Everyone learns whether creation worked, so no rank waits forever. */
+        if (dmpi_pmi_put("dmpi-shm-ok", seg ? "1" : "0") != 0)
+            return -1;
+    }
+    if (dmpi_pmi_barrier() != 0)
+        return -1;
+    char val[8] = "0";
+    if (dmpi_pmi_get("dmpi-shm-ok", val, sizeof val) != 0 || val[0] != '1') {
+        if (seg)
+            munmap(seg, seg_bytes);
+        return -1;
+    }
+    if (local_rank != 0 && !(seg = attach(name, seg_bytes)))
+        return -1;
+    dmpi_node_seg = seg;
+    atomic_fetch_add(&seg->attached, 1);
+    if (dmpi_pmi_barrier() != 0)
+        return -1;
+    if (local_rank == 0)
+        segment_unlink();           /* every rank has it mapped now */
+    if (atomic_load(&seg->attached) != (uint32_t)local_size) {
+        fprintf(stderr, "dmpi: not every rank on the node mapped the shared memory\n");
+        return -1;
+    }
+    return 0;
+}
+
+void dmpi_node_segment_close(void)
+{
+    if (dmpi_node_seg)
+        munmap(dmpi_node_seg, seg_bytes);
+    dmpi_node_seg = NULL;
+    ranks_placed = false;
+    reserved = page_up(sizeof(node_seg_hdr_t));
 }

@@ -1,4 +1,4 @@
-#include "tport/smsc/cma.h"
+#include "node/cma.h"
 #include "core/dmpi.h"
 #include <errno.h>
 #include <sys/uio.h>

@@ -1,7 +1,8 @@
 /* Start-up and shut-down of the library. */
-#include "core/dmpi.h"
+#include "comm/comm.h"
 #include "coll/select.h"
 #include "core/params.h"
+#include "core/ctxid.h"
 #include "core/attr.h"
 #include "core/errhandler.h"
 #include "core/info.h"
@@ -10,8 +11,8 @@
 #include "p2p/bsend.h"
 #include "coll/coll.h"
 #include "pmi/pmi.h"
+#include "node/node.h"
 #include "tport/tport.h"
-#include "tport/shm/shm.h"
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,9 +73,13 @@ int dmpi_init(int required, int *provided)
         return dmpi_err(MPI_ERR_OTHER, "MPI_Init: cannot determine the ranks on this node");
     dmpi_world.oversubscribed = more_ranks_than_cores();
     dmpi_dtype_init();
-    dmpi_comm_init_builtins();
-    if (dmpi_tport_init() != 0)
-        return dmpi_err(MPI_ERR_OTHER, "MPI_Init: cannot set up shared-memory communication (see above)");
+    dmpi_ctx_set_release_hook(dmpi_mq_forget_pair);
+    if (dmpi_comm_init_builtins() != 0)
+        return dmpi_err(MPI_ERR_NO_MEM, "MPI_Init: out of memory for MPI_COMM_WORLD");
+    /* Transports reserve their part of the node segment, the node services
+     * make it, then the transports start on it. */
+    if (dmpi_tport_plan() != 0 || dmpi_node_init() != 0 || dmpi_tport_init() != 0)
+        return dmpi_err(MPI_ERR_OTHER, "MPI_Init: cannot set up communication with the other ranks (see above)");
     /* Threads: one thread at a time may call MPI, from any thread. */
     dmpi_world.thread_level = required < MPI_THREAD_SERIALIZED ? required : MPI_THREAD_SERIALIZED;
     if (dmpi_world.thread_level < MPI_THREAD_SINGLE)
@@ -92,7 +97,7 @@ int dmpi_init(int required, int *provided)
 static bool transports_quiet(void *arg)
 {
     (void)arg;
-    return dmpi_shm_quiet();
+    return dmpi_tport_quiet();
 }
 
 int dmpi_finalize(void)
@@ -105,6 +110,7 @@ int dmpi_finalize(void)
      * which are still polling: nobody leaves the barrier without them. */
     dmpi_progress_until(transports_quiet, NULL);
     dmpi_tport_finalize();
+    dmpi_node_finalize();
     dmpi_world.state = DMPI_STATE_FINALIZED;
     dmpi_pmi_finalize();
     dmpi_mq_finalize();

@@ -1,0 +1,45 @@
+/* Communicator construction: everything that makes communicators by
+ * talking to other processes (context ids, splits, intercommunicators,
+ * topologies) and the start-up and shut-down of the library. It sits above
+ * coll/ and uses the real collective algorithms. */
+#ifndef DMPI_COMM_COMM_H
+#define DMPI_COMM_COMM_H
+
+#include "core/dmpi.h"
+
+struct dmpi_group;
+
+/* Creation, collective as MPI says. *out is NULL for processes that get
+ * MPI_COMM_NULL. */
+int dmpi_comm_dup(dmpi_comm_t *c, dmpi_comm_t **out);
+int dmpi_comm_split(dmpi_comm_t *c, int color, int key, dmpi_comm_t **out);
+int dmpi_comm_create(dmpi_comm_t *c, struct dmpi_group *g, dmpi_comm_t **out);
+int dmpi_comm_create_group(dmpi_comm_t *c, struct dmpi_group *g, int tag, dmpi_comm_t **out);
+
+/* Intercommunicators (comm/intercomm.c). leader_err is the local leader's
+ * verdict on peer_comm, remote_leader and tag (checked by the api layer
+ * there; MPI_SUCCESS elsewhere), passed on to its whole group. */
+int dmpi_intercomm_create(dmpi_comm_t *local, int local_leader, dmpi_comm_t *peer, int remote_leader, int tag,
+                          int leader_err, dmpi_comm_t **out);
+int dmpi_intercomm_merge(dmpi_comm_t *ic, bool high, dmpi_comm_t **out);
+/* The intercommunicator forms of dup, split and create. */
+int dmpi_intercomm_dup(dmpi_comm_t *ic, dmpi_comm_t **out);
+int dmpi_intercomm_split(dmpi_comm_t *ic, int color, int key, dmpi_comm_t **out);
+int dmpi_intercomm_create_sub(dmpi_comm_t *ic, struct dmpi_group *g, dmpi_comm_t **out);
+
+/* The exchanges construction needs (comm/exchange.c), as real collectives. */
+/* words[i] &= the same words of every process of c. */
+int dmpi_comm_and_words(dmpi_comm_t *c, uint32_t *words, int n);
+/* words from c's rank root to every process of c. */
+int dmpi_comm_bcast_words(dmpi_comm_t *c, int root, uint32_t *words, int n);
+/* Every rank of c contributes k ints; all[] gets size*k ints in rank order. */
+int dmpi_comm_allgather_ints(dmpi_comm_t *c, const int *mine, int k, int *all);
+/* The lowest context pair free on every process of c (and reserved by no
+ * nonblocking agreement in flight here). */
+int dmpi_comm_agree_pair(dmpi_comm_t *c, int *pair);
+
+/* Start-up and shut-down (comm/init.c). */
+int dmpi_init(int required, int *provided);
+int dmpi_finalize(void);
+
+#endif

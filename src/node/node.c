@@ -1,0 +1,65 @@
+/* Node services: the segment, the peers' pids, and single copy verified
+ * with each of them by doing one (libfabric's shm provider does the same:
+ * a permission file says less than a real read). */
+#include "node/node.h"
+#include "node/cma.h"
+#include "node/segment.h"
+#include "core/params.h"
+#include "pmi/pmi.h"
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+dmpi_node_peer_t *dmpi_node_peers;
+
+static void verify_cma(void)
+{
+    int failed = 0;
+    for (int i = 0; i < dmpi_world.local_size; i++) {
+        if (i == dmpi_world.local_rank)
+            continue;
+        node_rank_ctl_t *ctl = dmpi_node_rank_ctl(i);
+        dmpi_node_peer_t *p = &dmpi_node_peers[i];
+        p->pid = atomic_load(&ctl->pid);
+        p->cma_ok = dmpi_params.shm_path != DMPI_PATH_COPY && dmpi_cma_verify(p->pid, ctl->probe_addr);
+        failed += !p->cma_ok && dmpi_params.shm_path != DMPI_PATH_COPY;
+    }
+    if (failed)
+        dmpi_verbose(1, "cross-memory attach is not permitted to %d local peers; large messages use the "
+                        "pipelined copy path (check /proc/sys/kernel/yama/ptrace_scope)", failed);
+}
+
+int dmpi_node_init(void)
+{
+    int n = dmpi_world.local_size, me = dmpi_world.local_rank;
+    if (n < 2)
+        return 0;
+    if (dmpi_node_segment_open() != 0)
+        return -1;
+    node_rank_ctl_t *ctl = dmpi_node_rank_ctl(me);
+    ctl->probe_addr = dmpi_cma_probe_addr();
+    atomic_store(&ctl->pid, (int32_t)getpid());
+    if (dmpi_pmi_barrier() != 0)
+        return -1;
+    if (!(dmpi_node_peers = calloc((size_t)n, sizeof *dmpi_node_peers)))
+        return -1;
+    for (int w = 0; w < dmpi_world.size; w++)
+        if (dmpi_world.local_of_world[w] >= 0)
+            dmpi_node_peers[dmpi_world.local_of_world[w]].world = w;
+    dmpi_node_peers[me].pid = getpid();
+    verify_cma();
+    return 0;
+}
+
+void dmpi_node_finalize(void)
+{
+    free(dmpi_node_peers);
+    dmpi_node_peers = NULL;
+    dmpi_node_segment_close();
+}
+
+void dmpi_node_cma_failed(int i, int err)
+{
+    dmpi_verbose(1, "cross-memory copy with local rank %d failed (%s); using the copy path", i, strerror(err));
+    dmpi_node_peers[i].cma_ok = false;
+}
