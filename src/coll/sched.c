@@ -1,6 +1,6 @@
 /* The schedule engine (see sched.h): rounds of communication followed by
  * local steps, advanced by the progress engine. */
-#include "coll/sched.h"
+#include "coll/sched_internal.h"
 #include "coll/coll.h"
 #include "core/op.h"
 #include "p2p/p2p.h"
@@ -8,44 +8,6 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-
-enum { STEP_SEND, STEP_RECV, STEP_REDUCE, STEP_COPY };
-
-typedef struct scratch {
-    void *p;
-    size_t cap;
-} scratch_t;
-#define SMALL_STEPS 8
-
-typedef struct step {
-    uint8_t kind;
-    int peer;
-    const void *src;
-    void *dst;
-    size_t count, dcount;
-    dmpi_dtype_t *dt, *ddt;
-    dmpi_op_t *op;
-    dmpi_request_t *req;
-} step_t;
-
-struct dmpi_sched {
-    dmpi_comm_t view;            /* the communicator on its collective context */
-    int tag;
-    step_t *steps;
-    int nsteps, cap;
-    int *round_end;              /* steps [round_end[k-1], round_end[k]) form round k */
-    int nrounds, rcap;
-    int round;                   /* the current round */
-    bool started;                /* its communication is under way */
-    struct scratch *tmps;
-    int ntmps, tcap;
-    int err;
-    dmpi_request_t *req;
-    struct dmpi_sched *next, *prev;
-    /* most schedules are small: their steps and rounds need no allocation */
-    step_t small_steps[SMALL_STEPS];
-    int small_rounds[SMALL_STEPS];
-};
 
 int dmpi_sched_active;
 
@@ -366,9 +328,9 @@ static bool round_done(dmpi_sched_t *s)
     return true;
 }
 
-static void run_local_steps(dmpi_sched_t *s)
+void dmpi_sched_local_steps(dmpi_sched_t *s, int k)
 {
-    for (int i = round_start(s); i < s->round_end[s->round]; i++) {
+    for (int i = k ? s->round_end[k - 1] : 0; i < s->round_end[k]; i++) {
         step_t *t = &s->steps[i];
         int err = MPI_SUCCESS;
         if (t->kind == STEP_REDUCE)
@@ -400,7 +362,7 @@ static bool run_rounds(dmpi_sched_t *s)
             start_round(s);
         if (!round_done(s))
             return false;
-        run_local_steps(s);
+        dmpi_sched_local_steps(s, s->round);
         s->round++;
         s->started = false;
     }
@@ -427,7 +389,7 @@ static bool advance(dmpi_sched_t *s)
 }
 
 /* Ends the last round if steps were added after the last dmpi_sched_round. */
-static int close_rounds(dmpi_sched_t *s)
+int dmpi_sched_close_rounds(dmpi_sched_t *s)
 {
     if (s->nrounds == 0 || s->round_end[s->nrounds - 1] != s->nsteps)
         return dmpi_sched_round(s);
@@ -436,7 +398,7 @@ static int close_rounds(dmpi_sched_t *s)
 
 int dmpi_sched_start(dmpi_sched_t *s, dmpi_request_t **out)
 {
-    int err = close_rounds(s);
+    int err = dmpi_sched_close_rounds(s);
     if (err != MPI_SUCCESS) {
         dmpi_sched_free(s);
         return err;
@@ -464,7 +426,7 @@ int dmpi_sched_start(dmpi_sched_t *s, dmpi_request_t **out)
  * drives the rounds (other schedules still advance through the hook). */
 int dmpi_sched_run(dmpi_sched_t *s)
 {
-    int err = close_rounds(s);
+    int err = dmpi_sched_close_rounds(s);
     s->tag = take_tag(&s->view, true);
     if (err == MPI_SUCCESS) {
         dmpi_progress_until(rounds_done, s);
