@@ -87,6 +87,15 @@ int dmpi_check_ptr(const char *fn, const void *p, const char *what)
     return dmpi_err(MPI_ERR_ARG, "%s: %s is NULL", fn, what);
 }
 
+int dmpi_err_status_null(const char *fn, int count)
+{
+    if (count < 0)
+        return dmpi_err(MPI_ERR_ARG, "%s: status is NULL; pass MPI_STATUS_IGNORE if the status is not wanted",
+                        fn);
+    return dmpi_err(MPI_ERR_ARG, "%s: the array of statuses is NULL but count is %d; pass MPI_STATUSES_IGNORE if "
+                    "the statuses are not wanted", fn, count);
+}
+
 /* Communicators are named in messages; a user's may have no name. */
 static const char *comm_name(const dmpi_comm_t *c) { return c->name[0] ? c->name : "the communicator"; }
 
