@@ -22,6 +22,20 @@ int dmpi_check_source(const char *fn, int src, const dmpi_comm_t *c);
 int dmpi_check_send_tag(const char *fn, int tag);
 int dmpi_check_recv_tag(const char *fn, int tag);
 int dmpi_check_ptr(const char *fn, const void *p, const char *what);
+
+/* A NULL status pointer is the user's error, not ours to write through:
+ * MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE are (MPI_Status *)1. A valid
+ * pointer costs one compare; the message comes from out of line. An array
+ * of count <= 0 statuses is never touched, so NULL is fine there. */
+int dmpi_err_status_null(const char *fn, int count);
+static inline int dmpi_check_status(const char *fn, const MPI_Status *st)
+{
+    return DMPI_LIKELY(st != NULL) ? MPI_SUCCESS : dmpi_err_status_null(fn, -1);
+}
+static inline int dmpi_check_statuses(const char *fn, int count, const MPI_Status *st)
+{
+    return DMPI_LIKELY(st != NULL) || count <= 0 ? MPI_SUCCESS : dmpi_err_status_null(fn, count);
+}
 /* MPI_ERR_COMM unless c is an intracommunicator (topologies, split_type,
  * create_group) or an intercommunicator respectively. */
 int dmpi_check_intra(const char *fn, const dmpi_comm_t *c);

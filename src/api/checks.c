@@ -23,7 +23,8 @@ int dmpi_check_type(const char *fn, MPI_Datatype h, dmpi_dtype_t **out)
 {
     if ((*out = dmpi_dtype_get(h))) {
         if (!(*out)->committed)
-            return dmpi_err(MPI_ERR_TYPE, "%s: datatype %s is not committed", fn, (*out)->name);
+            return dmpi_err(MPI_ERR_TYPE, "%s: datatype %s is not committed; call MPI_Type_commit first", fn,
+                            dmpi_dtype_desc(*out));
         return MPI_SUCCESS;
     }
     if (h == MPI_DATATYPE_NULL)
@@ -44,7 +45,7 @@ int dmpi_check_buf(const char *fn, const void *buf, int count, const dmpi_dtype_
      * predefined types that hold data. */
     if (buf || count == 0 || dt->size == 0 || !dt->predefined)
         return MPI_SUCCESS;
-    return dmpi_err(MPI_ERR_BUFFER, "%s: buffer is NULL but count is %d of %s", fn, count, dt->name);
+    return dmpi_err(MPI_ERR_BUFFER, "%s: buffer is NULL but count is %d of %s", fn, count, dmpi_dtype_desc(dt));
 }
 
 int dmpi_check_dest(const char *fn, int dest, const dmpi_comm_t *c)
@@ -85,6 +86,15 @@ int dmpi_check_ptr(const char *fn, const void *p, const char *what)
     if (p)
         return MPI_SUCCESS;
     return dmpi_err(MPI_ERR_ARG, "%s: %s is NULL", fn, what);
+}
+
+int dmpi_err_status_null(const char *fn, int count)
+{
+    if (count < 0)
+        return dmpi_err(MPI_ERR_ARG, "%s: status is NULL; pass MPI_STATUS_IGNORE if the status is not wanted",
+                        fn);
+    return dmpi_err(MPI_ERR_ARG, "%s: the array of statuses is NULL but count is %d; pass MPI_STATUSES_IGNORE if "
+                    "the statuses are not wanted", fn, count);
 }
 
 /* Communicators are named in messages; a user's may have no name. */

@@ -24,7 +24,8 @@ static int check_type(const char *fn, const char *what, MPI_Datatype h, dmpi_dty
     if ((*out = dmpi_dtype_get(h))) {
         if ((*out)->committed)
             return MPI_SUCCESS;
-        return dmpi_err(MPI_ERR_TYPE, "%s: %s (%s) is not committed", fn, what, (*out)->name);
+        return dmpi_err(MPI_ERR_TYPE, "%s: %s %s is not committed; call MPI_Type_commit first", fn, what,
+                        dmpi_dtype_desc(*out));
     }
     if (h == MPI_DATATYPE_NULL)
         return dmpi_err(MPI_ERR_TYPE, "%s: %s is MPI_DATATYPE_NULL", fn, what);
@@ -48,7 +49,7 @@ int dmpi_check_block(const char *fn, const char *side, const void *buf, int coun
     int err = check_type(fn, what, type, dt);
     if (err == MPI_SUCCESS && !buf_ok(buf, count, *dt))
         err = dmpi_err(MPI_ERR_BUFFER, "%s: %sbuf is NULL but %scount is %d of %s", fn, side, side, count,
-                       (*dt)->name);
+                       dmpi_dtype_desc(*dt));
     return err;
 }
 
@@ -77,7 +78,7 @@ int dmpi_check_vblocks(const char *fn, const char *side, const void *buf, int n,
     for (int j = 0; j < n && err == MPI_SUCCESS; j++)
         if (!buf_ok(buf, counts[j], *dt))
             err = dmpi_err(MPI_ERR_BUFFER, "%s: %sbuf is NULL but %s[%d] is %d of %s", fn, side, cname, j,
-                           counts[j], (*dt)->name);
+                           counts[j], dmpi_dtype_desc(*dt));
     return err;
 }
 
@@ -96,7 +97,7 @@ int dmpi_check_wblocks(const char *fn, const char *side, const void *buf, int n,
         snprintf(what, sizeof what, "%s[%d]", tname, j);
         if ((err = check_type(fn, what, types[j], &dt)) == MPI_SUCCESS && !buf_ok(buf, counts[j], dt))
             err = dmpi_err(MPI_ERR_BUFFER, "%s: %sbuf is NULL but %s[%d] is %d of %s", fn, side, cname, j,
-                           counts[j], dt->name);
+                           counts[j], dmpi_dtype_desc(dt));
     }
     return err;
 }

@@ -47,7 +47,7 @@ static int check_buf(const char *fn, const void *buf, const char *what, size_t c
                            : dmpi_err(MPI_ERR_BUFFER, "%s: MPI_IN_PLACE is not allowed as %s here", fn, what);
     if (buf || count == 0 || dt->size == 0 || !dt->predefined)
         return MPI_SUCCESS;
-    return dmpi_err(MPI_ERR_BUFFER, "%s: %s is NULL but count is %zu of %s", fn, what, count, dt->name);
+    return dmpi_err(MPI_ERR_BUFFER, "%s: %s is NULL but count is %zu of %s", fn, what, count, dmpi_dtype_desc(dt));
 }
 
 /* The standard forbids aliased send and receive buffers; MPI_IN_PLACE is

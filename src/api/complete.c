@@ -66,7 +66,7 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
     dmpi_request_t *r;
     int err;
     if ((err = dmpi_check_init(fn)) || (err = dmpi_check_ptr(fn, request, "the request pointer")) ||
-        (err = lookup(fn, *request, &r)))
+        (err = lookup(fn, *request, &r)) || (err = dmpi_check_status(fn, status)))
         return dmpi_api_error(NULL, fn, err);
     if (!r) {
         dmpi_status_empty(status);
@@ -83,7 +83,8 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     dmpi_request_t *r;
     int err;
     if ((err = dmpi_check_init(fn)) || (err = dmpi_check_ptr(fn, request, "the request pointer")) ||
-        (err = dmpi_check_ptr(fn, flag, "flag")) || (err = lookup(fn, *request, &r)))
+        (err = dmpi_check_ptr(fn, flag, "flag")) || (err = lookup(fn, *request, &r)) ||
+        (err = dmpi_check_status(fn, status)))
         return dmpi_api_error(NULL, fn, err);
     *flag = 1;
     if (!r) {
@@ -196,7 +197,7 @@ int PMPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
 {
     const char *fn = "MPI_Waitall";
     int err;
-    if ((err = check_array(fn, count, requests)))
+    if ((err = check_array(fn, count, requests)) || (err = dmpi_check_statuses(fn, count, statuses)))
         return dmpi_api_error(NULL, fn, err);
     dmpi_request_t *local[64], **rq = count <= 64 ? local : malloc((size_t)count * sizeof *rq);
     if (!rq)
@@ -216,7 +217,8 @@ int PMPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status status
 {
     const char *fn = "MPI_Testall";
     int err;
-    if ((err = check_array(fn, count, requests)) || (err = dmpi_check_ptr(fn, flag, "flag")))
+    if ((err = check_array(fn, count, requests)) || (err = dmpi_check_ptr(fn, flag, "flag")) ||
+        (err = dmpi_check_statuses(fn, count, statuses)))
         return dmpi_api_error(NULL, fn, err);
     struct reqs a = {count, requests};
     if (!all_done(&a)) {
@@ -245,7 +247,8 @@ int PMPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *stat
 {
     const char *fn = "MPI_Waitany";
     int err, active;
-    if ((err = check_array(fn, count, requests)) || (err = dmpi_check_ptr(fn, index, "index")))
+    if ((err = check_array(fn, count, requests)) || (err = dmpi_check_ptr(fn, index, "index")) ||
+        (err = dmpi_check_status(fn, status)))
         return dmpi_api_error(NULL, fn, err);
     struct reqs a = {count, requests};
     dmpi_progress_until(any_done, &a);
@@ -263,7 +266,7 @@ int PMPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_S
     const char *fn = "MPI_Testany";
     int err, active;
     if ((err = check_array(fn, count, requests)) || (err = dmpi_check_ptr(fn, index, "index")) ||
-        (err = dmpi_check_ptr(fn, flag, "flag")))
+        (err = dmpi_check_ptr(fn, flag, "flag")) || (err = dmpi_check_status(fn, status)))
         return dmpi_api_error(NULL, fn, err);
     int i = first_done(count, requests, &active);
     if (i < 0 && active) {
@@ -286,7 +289,8 @@ static int some(const char *fn, int incount, MPI_Request requests[], int *outcou
 {
     int err, active;
     if ((err = check_array(fn, incount, requests)) || (err = dmpi_check_ptr(fn, outcount, "outcount")) ||
-        (incount > 0 && (err = dmpi_check_ptr(fn, indices, "the index array"))))
+        (incount > 0 && (err = dmpi_check_ptr(fn, indices, "the index array"))) ||
+        (err = dmpi_check_statuses(fn, incount, statuses)))
         return dmpi_api_error(NULL, fn, err);
     struct reqs a = {incount, requests};
     if (wait)
@@ -355,7 +359,8 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
     const char *fn = "MPI_Request_get_status";
     dmpi_request_t *r;
     int err;
-    if ((err = dmpi_check_init(fn)) || (err = dmpi_check_ptr(fn, flag, "flag")) || (err = lookup(fn, request, &r)))
+    if ((err = dmpi_check_init(fn)) || (err = dmpi_check_ptr(fn, flag, "flag")) || (err = lookup(fn, request, &r)) ||
+        (err = dmpi_check_status(fn, status)))
         return dmpi_api_error(NULL, fn, err);
     *flag = 1;
     if (!r) {

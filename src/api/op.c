@@ -75,7 +75,8 @@ static int check_local_buf(const char *fn, const void *buf, const char *what, MP
         return dmpi_err(MPI_ERR_BUFFER, "%s: MPI_IN_PLACE is not allowed as %s", fn, what);
     if (buf || count == 0 || dt->size == 0 || !dt->predefined)
         return MPI_SUCCESS;
-    return dmpi_err(MPI_ERR_BUFFER, "%s: %s is NULL but count is %ld of %s", fn, what, (long)count, dt->name);
+    return dmpi_err(MPI_ERR_BUFFER, "%s: %s is NULL but count is %ld of %s", fn, what, (long)count,
+                    dmpi_dtype_desc(dt));
 }
 
 static int reduce_local(const char *fn, const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype datatype,

@@ -32,7 +32,7 @@ static int check_pack_args(const char *fn, MPI_Comm comm, int count, MPI_Datatyp
         return dmpi_err(MPI_ERR_ARG, "%s: position %d is outside the %d bytes of %s", fn, *position, size, size_name);
     if (!packed_bytes(count, *dt, bytes) || *bytes > (size_t)(size - *position))
         return dmpi_err(MPI_ERR_TRUNCATE, "%s: %d elements of %s take %zu bytes, but only %d of %s %d are left at "
-                        "position %d", fn, count, (*dt)->name[0] ? (*dt)->name : "the datatype",
+                        "position %d", fn, count, dmpi_dtype_desc(*dt),
                         (size_t)count * (*dt)->size, size - *position, size_name, size, *position);
     if (*bytes > 0 && !packed_buf)
         return dmpi_err(MPI_ERR_BUFFER, "%s: the packed buffer is NULL", fn);

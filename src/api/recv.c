@@ -18,9 +18,10 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_
     const char *fn = "MPI_Recv";
     dmpi_comm_t *c = dmpi_comm_get(comm);
     dmpi_dtype_t *dt = dmpi_dtype_get(type);
-    if (DMPI_UNLIKELY(!dmpi_p2p_args_ok(c, dt, buf, count, source, tag))) {
-        int err = dmpi_check_recv_args(fn, buf, count, type, source, tag, comm, &c, &dt);
-        if (err != MPI_SUCCESS)
+    if (DMPI_UNLIKELY(!dmpi_p2p_args_ok(c, dt, buf, count, source, tag) || !status)) {
+        int err;
+        if ((err = dmpi_check_recv_args(fn, buf, count, type, source, tag, comm, &c, &dt)) ||
+            (err = dmpi_check_status(fn, status)))
             return dmpi_api_error(c, fn, err);
     }
     int err = dmpi_recv(buf, count, dt, source, tag, c, status);
@@ -60,7 +61,7 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *statu
     dmpi_comm_t *c = NULL;
     int err;
     if ((err = check_probe(fn, source, tag, comm, &c)) || (err = dmpi_check_ptr(fn, flag, "flag")) ||
-        (err = dmpi_iprobe(source, tag, c, flag, status, NULL)))
+        (err = dmpi_check_status(fn, status)) || (err = dmpi_iprobe(source, tag, c, flag, status, NULL)))
         return dmpi_api_error(c, fn, err);
     return MPI_SUCCESS;
 }
@@ -70,7 +71,8 @@ int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
     const char *fn = "MPI_Probe";
     dmpi_comm_t *c = NULL;
     int err;
-    if ((err = check_probe(fn, source, tag, comm, &c)) || (err = dmpi_probe(source, tag, c, status, NULL)))
+    if ((err = check_probe(fn, source, tag, comm, &c)) || (err = dmpi_check_status(fn, status)) ||
+        (err = dmpi_probe(source, tag, c, status, NULL)))
         return dmpi_api_error(c, fn, err);
     return MPI_SUCCESS;
 }
@@ -89,7 +91,7 @@ int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mes
     dmpi_request_t *m = NULL;
     int err;
     if ((err = check_probe(fn, source, tag, comm, &c)) || (err = dmpi_check_ptr(fn, flag, "flag")) ||
-        (err = dmpi_check_ptr(fn, message, "the message pointer")) ||
+        (err = dmpi_check_ptr(fn, message, "the message pointer")) || (err = dmpi_check_status(fn, status)) ||
         (err = dmpi_iprobe(source, tag, c, flag, status, &m)))
         return dmpi_api_error(c, fn, err);
     *message = message_handle(*flag, m);
@@ -103,7 +105,7 @@ int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_St
     dmpi_request_t *m = NULL;
     int err;
     if ((err = check_probe(fn, source, tag, comm, &c)) || (err = dmpi_check_ptr(fn, message, "the message pointer")) ||
-        (err = dmpi_probe(source, tag, c, status, &m)))
+        (err = dmpi_check_status(fn, status)) || (err = dmpi_probe(source, tag, c, status, &m)))
         return dmpi_api_error(c, fn, err);
     *message = message_handle(1, m);
     return MPI_SUCCESS;
@@ -156,7 +158,7 @@ int PMPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MP
     dmpi_dtype_t *dt = NULL;
     dmpi_request_t *m, *r;
     int err;
-    if ((err = check_mrecv(fn, buf, count, type, message, &dt, &m)))
+    if ((err = check_mrecv(fn, buf, count, type, message, &dt, &m)) || (err = dmpi_check_status(fn, status)))
         return dmpi_api_error(NULL, fn, err);
     if (!m) {
         if (status != MPI_STATUS_IGNORE)

@@ -17,12 +17,16 @@ static int check_both(const char *fn, const void *sbuf, int scount, MPI_Datatype
     return err;
 }
 
+/* status: the blocking call's, checked with the other arguments before
+ * anything is sent; MPI_STATUS_IGNORE for the nonblocking ones. */
 static int isendrecv(const char *fn, const void *sbuf, int scount, MPI_Datatype stype, int dest, int stag,
                      void *rbuf, int rcount, MPI_Datatype rtype, int src, int rtag, MPI_Comm comm,
-                     bool replace, dmpi_request_t **r, dmpi_comm_t **c)
+                     const MPI_Status *status, bool replace, dmpi_request_t **r, dmpi_comm_t **c)
 {
     dmpi_dtype_t *sdt, *rdt;
     int err = check_both(fn, sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, src, rtag, comm, c, &sdt, &rdt);
+    if (err == MPI_SUCCESS)
+        err = dmpi_check_status(fn, status);
     if (err == MPI_SUCCESS)
         err = dmpi_isendrecv(sbuf, scount, sdt, dest, stag, rbuf, rcount, rdt, src, rtag, *c, replace, r);
     return err;
@@ -36,7 +40,7 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
     dmpi_comm_t *c = NULL;
     dmpi_request_t *r;
     int err = isendrecv(fn, sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
-                        recvtag, comm, false, &r, &c);
+                        recvtag, comm, status, false, &r, &c);
     if (err == MPI_SUCCESS)
         err = dmpi_wait(r, NULL, status);
     return err == MPI_SUCCESS ? err : dmpi_api_error(c, fn, err);
@@ -48,7 +52,8 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int
     const char *fn = "MPI_Sendrecv_replace";
     dmpi_comm_t *c = NULL;
     dmpi_request_t *r;
-    int err = isendrecv(fn, buf, count, type, dest, sendtag, buf, count, type, source, recvtag, comm, true, &r, &c);
+    int err = isendrecv(fn, buf, count, type, dest, sendtag, buf, count, type, source, recvtag, comm, status, true,
+                        &r, &c);
     if (err == MPI_SUCCESS)
         err = dmpi_wait(r, NULL, status);
     return err == MPI_SUCCESS ? err : dmpi_api_error(c, fn, err);
@@ -64,7 +69,7 @@ int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, in
     int err = dmpi_check_ptr(fn, request, "the request pointer");
     if (err == MPI_SUCCESS)
         err = isendrecv(fn, sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
-                        recvtag, comm, false, &r, &c);
+                        recvtag, comm, MPI_STATUS_IGNORE, false, &r, &c);
     if (err != MPI_SUCCESS)
         return dmpi_api_error(c, fn, err);
     *request = r->handle;
@@ -79,7 +84,8 @@ int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, in
     dmpi_request_t *r;
     int err = dmpi_check_ptr(fn, request, "the request pointer");
     if (err == MPI_SUCCESS)
-        err = isendrecv(fn, buf, count, type, dest, sendtag, buf, count, type, source, recvtag, comm, true, &r, &c);
+        err = isendrecv(fn, buf, count, type, dest, sendtag, buf, count, type, source, recvtag, comm,
+                        MPI_STATUS_IGNORE, true, &r, &c);
     if (err != MPI_SUCCESS)
         return dmpi_api_error(c, fn, err);
     *request = r->handle;

@@ -20,9 +20,10 @@ int dmpi_type_check_committed(const char *fn, MPI_Datatype h, const char *what, 
     int err = dmpi_type_check(fn, h, what, out);
     if (err != MPI_SUCCESS || (*out)->committed)
         return err;
+    err = dmpi_err(MPI_ERR_TYPE, "%s: %s %s is not committed; call MPI_Type_commit first", fn, what,
+                   dmpi_dtype_desc(*out));
     *out = NULL;
-    return dmpi_err(MPI_ERR_TYPE, "%s: %s (0x%x) is not committed; call MPI_Type_commit first", fn, what,
-                    (unsigned)h);
+    return err;
 }
 
 int dmpi_type_check_blocklen(const char *fn, int bl, int i)

@@ -29,7 +29,7 @@ int PMPI_Type_free(MPI_Datatype *datatype)
         return dmpi_api_error(NULL, fn, err);
     if (dt->predefined)
         return dmpi_api_error(NULL, fn, dmpi_err(MPI_ERR_TYPE, "%s: %s is predefined and cannot be freed", fn,
-                                                 dt->name));
+                                                 dmpi_dtype_desc(dt)));
     if ((err = dmpi_dtype_free(dt)) != MPI_SUCCESS)
         return dmpi_api_error(NULL, fn, err);
     *datatype = MPI_DATATYPE_NULL;

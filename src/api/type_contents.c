@@ -45,7 +45,7 @@ int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addr
     const dmpi_dtype_contents_t *c = dt->contents;
     if (!c)
         return dmpi_api_error(NULL, fn, dmpi_err(MPI_ERR_ARG, "%s: %s is a predefined type (MPI_COMBINER_NAMED) and "
-                                                 "has no contents", fn, dt->name));
+                                                 "has no contents", fn, dmpi_dtype_desc(dt)));
     if ((err = check_room(fn, max_integers, c->nints, array_of_integers, "max_integers", "array_of_integers",
                           "integers")) ||
         (err = check_room(fn, max_addresses, c->naints, array_of_addresses, "max_addresses", "array_of_addresses",

@@ -107,6 +107,44 @@ void dmpi_dtype_init(void)
         init_pair((int)i);
 }
 
+const char *dmpi_dtype_describe(const dmpi_dtype_t *dt, char *buf, size_t len)
+{
+    /* the constructor names, as in MPI_Type_<name> / MPI_Type_create_<name> */
+    static const char *const combiner[] = {
+        [MPI_COMBINER_DUP] = "dup",
+        [MPI_COMBINER_CONTIGUOUS] = "contiguous",
+        [MPI_COMBINER_VECTOR] = "vector",
+        [MPI_COMBINER_HVECTOR_INTEGER] = "hvector",
+        [MPI_COMBINER_HVECTOR] = "hvector",
+        [MPI_COMBINER_INDEXED] = "indexed",
+        [MPI_COMBINER_HINDEXED_INTEGER] = "hindexed",
+        [MPI_COMBINER_HINDEXED] = "hindexed",
+        [MPI_COMBINER_INDEXED_BLOCK] = "indexed_block",
+        [MPI_COMBINER_HINDEXED_BLOCK] = "hindexed_block",
+        [MPI_COMBINER_STRUCT_INTEGER] = "struct",
+        [MPI_COMBINER_STRUCT] = "struct",
+        [MPI_COMBINER_SUBARRAY] = "subarray",
+        [MPI_COMBINER_DARRAY] = "darray",
+        [MPI_COMBINER_F90_REAL] = "f90_real",
+        [MPI_COMBINER_F90_COMPLEX] = "f90_complex",
+        [MPI_COMBINER_F90_INTEGER] = "f90_integer",
+        [MPI_COMBINER_RESIZED] = "resized",
+    };
+    if (dt->name[0]) {
+        snprintf(buf, len, "%s", dt->name);
+        return buf;
+    }
+    int c = dt->contents ? dt->contents->combiner : MPI_COMBINER_NAMED;
+    const char *kind = c >= 0 && c < (int)(sizeof combiner / sizeof combiner[0]) ? combiner[c] : NULL;
+    if (dt->predefined || !dt->contents)
+        snprintf(buf, len, "0x%x (a predefined type, no name)", (unsigned)dt->handle);
+    else if (kind)
+        snprintf(buf, len, "0x%x (a derived %s type, no name)", (unsigned)dt->handle, kind);
+    else
+        snprintf(buf, len, "0x%x (a derived type, no name)", (unsigned)dt->handle);
+    return buf;
+}
+
 /* The predefined type of the value in a pair type (its first part). */
 MPI_Datatype dmpi_dtype_pair_value(const dmpi_dtype_t *pair)
 {

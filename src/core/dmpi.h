@@ -88,6 +88,15 @@ static inline dmpi_dtype_t *dmpi_dtype_get(MPI_Datatype h)
 void dmpi_dtype_init(void);
 void dmpi_dtype_finalize(void);
 
+/* How every message names a datatype: its name ("MPI_INT", "rowtype"), or
+ * for a type without one its handle and kind, "0xcc000002 (a derived vector
+ * type, no name)". Writes into buf and returns it. dmpi_dtype_desc(dt)
+ * supplies a buffer that lives until the end of the enclosing block, for use
+ * as a message argument: dmpi_err(..., "datatype %s", dmpi_dtype_desc(dt)). */
+#define DMPI_DTYPE_DESC_MAX (MPI_MAX_OBJECT_NAME + 64)
+const char *dmpi_dtype_describe(const dmpi_dtype_t *dt, char *buf, size_t len);
+#define dmpi_dtype_desc(dt) dmpi_dtype_describe((dt), (char[DMPI_DTYPE_DESC_MAX]){0}, DMPI_DTYPE_DESC_MAX)
+
 /* Constructors (core/dtype_create.c). The arguments are those that
  * MPI_Type_get_contents returns for the combiner, already checked by the
  * api layer; the new type has refcount 1 and is not committed. */

@@ -336,7 +336,7 @@ static int add_size(void *ctx, dmpi_dtype_t *t, MPI_Aint disp, size_t n)
 static int bad_type(const char *fn, const dmpi_dtype_t *dt)
 {
     return dmpi_err(MPI_ERR_TYPE, "%s: datatype %s holds data with no external32 representation", fn,
-                    dt->name[0] ? dt->name : "(derived)");
+                    dmpi_dtype_desc(dt));
 }
 
 int dmpi_ext32_size(const char *fn, const dmpi_dtype_t *dt, size_t count, MPI_Aint *size)
@@ -374,7 +374,7 @@ static int run(const char *fn, const dmpi_dtype_t *dt, size_t count, xwalk_t *w)
         MPI_Aint need = 0;
         dmpi_ext32_size(fn, dt, count, &need);
         return dmpi_err(MPI_ERR_TRUNCATE, "%s: %zu elements of %s take %ld bytes in external32 but %s holds only "
-                        "%zu bytes after position %zu", fn, count, dt->name[0] ? dt->name : "the datatype",
+                        "%zu bytes after position %zu", fn, count, dmpi_dtype_desc(dt),
                         (long)need, w->pack ? "outbuf" : "inbuf", w->end > w->start ? w->end - w->start : 0,
                         w->start);
     }

@@ -1,16 +1,27 @@
 /* Error codes and their messages. A code is its class in the low 7 bits,
  * plus (above them) the sequence number of a message kept in a small ring,
  * so MPI_Error_string can say what exactly went wrong; MPI_Error_class
- * strips it again. Codes stay below MPI_ERR_LASTCODE. */
+ * strips it again. Codes stay below MPI_ERR_LASTCODE.
+ *
+ * A code is valid if it is a class, or if dmpi_err returned it: its sequence
+ * number has been handed out, and (for the last RECENT ones, whose classes
+ * are kept) handed out with this class. So MPI_Error_class(123456) is an
+ * error, not class 64, and so is a real code with its class bits changed. */
 #include "core/dmpi.h"
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #define LAST_CLASS 78
 #define CLASS_BITS 7
 #define NSLOTS 64
-#define SEQ_MAX ((MPI_ERR_LASTCODE >> CLASS_BITS) - 1)
+/* The class each of the last RECENT sequence numbers was issued with. */
+#define RECENT (1 << 16)
+/* Sequence numbers run 1 .. SEQ_MAX and around: below MPI_ERR_LASTCODE's
+ * (a class), and a multiple of RECENT, so seq % RECENT runs on unbroken
+ * across the wrap. */
+#define SEQ_MAX (((MPI_ERR_LASTCODE >> CLASS_BITS) - 1) & ~(RECENT - 1))
 
 static const char *const class_text[LAST_CLASS + 1] = {
     [MPI_SUCCESS] = "no error",
@@ -98,13 +109,19 @@ static struct {
     char text[MPI_MAX_ERROR_STRING];
 } slots[NSLOTS];
 static int next_seq = 1;
-
-/* Sequence numbers stop short of MPI_ERR_LASTCODE's, which is a class. */
+static bool wrapped;            /* every sequence number has been handed out */
+static unsigned char recent_class[RECENT];
 
 int dmpi_err(int cls, const char *fmt, ...)
 {
     int seq = next_seq;
-    next_seq = next_seq == SEQ_MAX ? 1 : next_seq + 1;
+    if (next_seq == SEQ_MAX) {
+        next_seq = 1;
+        wrapped = true;
+    } else {
+        next_seq++;
+    }
+    recent_class[seq % RECENT] = (unsigned char)cls;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(slots[seq % NSLOTS].text, MPI_MAX_ERROR_STRING, fmt, ap);
@@ -122,6 +139,14 @@ int dmpi_err_class_of(int code)
     int cls = code & ((1 << CLASS_BITS) - 1);
     if (cls > LAST_CLASS || !class_text[cls])
         return -1;
+    int seq = code >> CLASS_BITS;
+    if (seq == 0)
+        return cls;
+    if (seq > SEQ_MAX || (!wrapped && seq >= next_seq))
+        return -1;                  /* never handed out */
+    int age = next_seq > seq ? next_seq - seq : next_seq - seq + SEQ_MAX;   /* 1 for the newest */
+    if (age <= RECENT && recent_class[seq % RECENT] != cls)
+        return -1;                  /* handed out with another class */
     return cls;
 }
 

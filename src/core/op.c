@@ -57,19 +57,14 @@ bool dmpi_op_valid_for(const dmpi_op_t *op, const dmpi_dtype_t *dt)
 static int type_error(const char *fn, const dmpi_op_t *op, const dmpi_dtype_t *dt)
 {
     if (dt->predefined)
-        return dmpi_err(MPI_ERR_OP, "%s: %s is not defined for datatype %s", fn, op->name, dt->name);
-    char what[MPI_MAX_OBJECT_NAME + 32];
-    if (dt->name[0])
-        snprintf(what, sizeof what, "datatype %s", dt->name);
-    else
-        snprintf(what, sizeof what, "derived datatype 0x%x", (unsigned)dt->handle);
+        return dmpi_err(MPI_ERR_OP, "%s: %s is not defined for datatype %s", fn, op->name, dmpi_dtype_desc(dt));
     if (dt->basic == MPI_DATATYPE_NULL)
         return dmpi_err(MPI_ERR_OP,
-                        "%s: %s is not defined for %s, which mixes predefined types (reduce it with a "
-                        "user op)", fn, op->name, what);
+                        "%s: %s is not defined for datatype %s, which mixes predefined types (reduce it with a "
+                        "user op)", fn, op->name, dmpi_dtype_desc(dt));
     const dmpi_dtype_t *b = dmpi_dtype_get(dt->basic);
-    return dmpi_err(MPI_ERR_OP, "%s: %s is not defined for %s (made of %s)", fn, op->name, what,
-                    b ? b->name : "?");
+    return dmpi_err(MPI_ERR_OP, "%s: %s is not defined for datatype %s (made of %s)", fn, op->name,
+                    dmpi_dtype_desc(dt), b ? dmpi_dtype_desc(b) : "?");
 }
 
 int dmpi_op_check_reduce(const char *fn, const dmpi_op_t *op, const dmpi_dtype_t *dt)

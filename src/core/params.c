@@ -1,6 +1,8 @@
 #include "core/params.h"
 #include <errno.h>
+#include <float.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,33 +17,41 @@ typedef struct param {
     const char *name;
     ptype_t type;
     const char *dflt;
+    const char *min, *max;   /* numbers: the accepted range, written as values are */
     size_t offset;
     const char *doc;
 } param_t;
 
 #define P(field) offsetof(dmpi_params_t, field)
-/* Defaults and why they were chosen: docs/protocols.md. */
+#define SIZE_ANY "0", "18446744073709551615"   /* a threshold: every size means something */
+/* Defaults and why they were chosen: docs/protocols.md. Ranges: the reason
+ * is given where it is not the parameter's own meaning. */
 static const param_t table[] = {
-    {"EAGER_LIMIT", P_SIZE, "8192", P(eager_limit),
+    /* max: an eager message that arrives before its receive is buffered whole */
+    {"EAGER_LIMIT", P_SIZE, "8192", "0", "1G", P(eager_limit),
      "largest message (bytes) copied through the per-pair ring without waiting for the receiver"},
-    {"CMA_MIN", P_SIZE, "8193", P(cma_min),
+    {"CMA_MIN", P_SIZE, "8193", SIZE_ANY, P(cma_min),
      "smallest rendezvous message read directly from the sender with process_vm_readv; smaller ones use the pipelined copy"},
-    {"CMA_SPLIT_MIN", P_SIZE, "32768", P(cma_split_min),
+    {"CMA_SPLIT_MIN", P_SIZE, "32768", SIZE_ANY, P(cma_split_min),
      "single-copy messages from this size are copied by both ranks at once, half each (0 = never)"},
-    {"CMA_BLOCK_MIN", P_SIZE, "1024", P(cma_block_min),
+    {"CMA_BLOCK_MIN", P_SIZE, "1024", SIZE_ANY, P(cma_block_min),
      "noncontiguous data is read with process_vm_readv only if its blocks average this many bytes; shorter blocks are packed through the ring"},
-    {"RING_SIZE", P_SIZE, "0", P(ring_size),
-     "bytes of each per-pair ring; 0 picks 128 KiB, shrunk for large nodes so the rings stay within 64 MiB"},
-    {"FRAG_SIZE", P_SIZE, "0", P(frag_size),
-     "largest piece of one message in the ring (bytes); 0 means a quarter of the ring"},
-    {"SHM_PATH", P_PATH, "auto", P(shm_path),
+    /* max: a node's segment holds n(n-1) rings, and ring pieces are counted in 32 bits */
+    {"RING_SIZE", P_SIZE, "0", "0", "1G", P(ring_size),
+     "bytes of each per-pair ring, rounded up to a power of two of at least 4 KiB; 0 picks 128 KiB, shrunk for large nodes so the rings stay within 64 MiB"},
+    /* max: a piece is at most half the ring, and the ring at most 1G */
+    {"FRAG_SIZE", P_SIZE, "0", "0", "512M", P(frag_size),
+     "largest piece of one message in the ring (bytes), at most half the ring; 0 means a quarter of the ring"},
+    {"SHM_PATH", P_PATH, "auto", NULL, NULL, P(shm_path),
      "auto, or force one path between ranks on a node for all sizes: eager, copy (pipelined rendezvous) or cma"},
-    {"SPIN_COUNT", P_INT, "100", P(spin_count),
+    /* min: 0 would yield at the first idle poll; max: 10^9 polls are minutes of spinning already */
+    {"SPIN_COUNT", P_INT, "100", "1", "1000000000", P(spin_count),
      "idle polls before a waiting rank starts yielding its core between polls, when ranks outnumber cores (16 times as many otherwise)"},
-    {"HANG_TIMEOUT", P_DOUBLE, "300", P(hang_timeout),
+    /* max: some 30 years, never in effect (0 turns the reports off) */
+    {"HANG_TIMEOUT", P_DOUBLE, "300", "0", "1e9", P(hang_timeout),
      "seconds a rank may wait in one call before it prints what it waits for, and again every as many seconds (0 = never)"},
 #define COLL(NAME, field, what)                                                                    \
-    {"COLL_" NAME, P_NAME, "auto", P(field),                                                       \
+    {"COLL_" NAME, P_NAME, "auto", NULL, NULL, P(field),                                           \
      "algorithm of " what ": auto (the decision table), or an algorithm name from docs/collectives.md"}
     COLL("BARRIER", coll_barrier, "MPI_Barrier and MPI_Ibarrier"),
     COLL("BCAST", coll_bcast, "MPI_Bcast and MPI_Ibcast"),
@@ -53,70 +63,127 @@ static const param_t table[] = {
     COLL("ALLTOALL", coll_alltoall, "MPI_Alltoall and MPI_Ialltoall"),
     COLL("ALLTOALLV", coll_alltoallv, "MPI_Alltoallv/w and MPI_Ialltoallv/w"),
     COLL("REDUCE_SCATTER", coll_reduce_scatter, "MPI_Reduce_scatter(_block) and their nonblocking forms"),
-    {"ALLTOALLV_WINDOW", P_INT, "8", P(alltoallv_window),
+    /* max: a window wider than the communicator is the whole communicator */
+    {"ALLTOALLV_WINDOW", P_INT, "8", "1", "1000000", P(alltoallv_window),
      "exchanges in flight at once in the throttled linear alltoallv"},
-    {"VERBOSE", P_INT, "0", P(verbose),
+    {"VERBOSE", P_INT, "0", "0", "2", P(verbose),
      "0 quiet; 1 prints start-up decisions (paths, fallbacks); 2 adds details"},
 };
 #define NPARAMS (sizeof table / sizeof table[0])
 
 static const char *path_names[] = {"auto", "eager", "copy", "cma"};
 
-static int parse_size(const char *s, size_t *out)
+/* Numbers are compared as long double, whose 64-bit mantissa holds every
+ * size_t, int and double exactly. */
+_Static_assert(LDBL_MANT_DIG >= 64, "sizes compare exactly");
+
+/* A size: digits and an optional K, M or G; "-" before it makes a
+ * (negative, out of range) number too. */
+static int parse_size(const char *s, long double *out)
 {
-    char *end;
-    if (*s < '0' || *s > '9')          /* no sign, no blanks */
+    bool neg = *s == '-';
+    s += neg;
+    if (*s < '0' || *s > '9')          /* no blanks, no second sign */
         return -1;
+    char *end;
     errno = 0;
     unsigned long long v = strtoull(s, &end, 10);
-    if (errno || end == s)
+    long double x = errno == ERANGE ? (long double)ULLONG_MAX * 2 : (long double)v;
+    if (*end == 'k' || *end == 'K') x *= 1ULL << 10, end++;
+    else if (*end == 'm' || *end == 'M') x *= 1ULL << 20, end++;
+    else if (*end == 'g' || *end == 'G') x *= 1ULL << 30, end++;
+    if (*end)
         return -1;
-    unsigned long long mult = 1;
-    if (*end == 'k' || *end == 'K') mult = 1ULL << 10, end++;
-    else if (*end == 'm' || *end == 'M') mult = 1ULL << 20, end++;
-    else if (*end == 'g' || *end == 'G') mult = 1ULL << 30, end++;
-    if (*end || v > SIZE_MAX / mult)
-        return -1;
-    *out = (size_t)(v * mult);
+    *out = neg ? -x : x;
     return 0;
 }
+
+static int parse_int(const char *s, long double *out)
+{
+    if (!((*s >= '0' && *s <= '9') || (*s == '-' && s[1] >= '0' && s[1] <= '9')))
+        return -1;                     /* no blanks, no "+" */
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);  /* beyond long long: clamped, so out of range */
+    if (*end)
+        return -1;
+    *out = (long double)v;
+    return 0;
+}
+
+static int parse_double(const char *s, long double *out)
+{
+    /* plain decimal notation: no blanks, hex, "inf" or "nan" */
+    if (!*s || strspn(s, "0123456789.eE+-") != strlen(s) || *s == '+' || *s == 'e' || *s == 'E')
+        return -1;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);        /* beyond double: +-HUGE_VAL, so out of range */
+    if (end == s || *end)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_number(ptype_t t, const char *s, long double *out)
+{
+    switch (t) {
+    case P_SIZE: return parse_size(s, out);
+    case P_INT: return parse_int(s, out);
+    case P_DOUBLE: return parse_double(s, out);
+    default: return -1;
+    }
+}
+
+enum { OK, MALFORMED, OUT_OF_RANGE };
 
 static int parse_one(const param_t *p, const char *s)
 {
     char *base = (char *)&dmpi_params + p->offset;
-    char *end;
+    long double v, lo, hi;
     switch (p->type) {
     case P_SIZE:
-        return parse_size(s, (size_t *)base);
-    case P_INT: {
-        errno = 0;
-        long v = strtol(s, &end, 10);
-        if (errno || end == s || *end || v < INT_MIN || v > INT_MAX)
-            return -1;
-        *(int *)base = (int)v;
-        return 0;
-    }
-    case P_DOUBLE: {
-        double v = strtod(s, &end);
-        if (end == s || *end || v < 0)
-            return -1;
-        *(double *)base = v;
-        return 0;
-    }
+    case P_INT:
+    case P_DOUBLE:
+        if (parse_number(p->type, s, &v))
+            return MALFORMED;
+        parse_number(p->type, p->min, &lo);
+        parse_number(p->type, p->max, &hi);
+        if (!(v >= lo && v <= hi))     /* the one range check */
+            return OUT_OF_RANGE;
+        if (p->type == P_SIZE)
+            *(size_t *)base = (size_t)v;
+        else if (p->type == P_INT)
+            *(int *)base = (int)v;
+        else
+            *(double *)base = (double)v;
+        return OK;
     case P_PATH:
         for (int i = 0; i < 4; i++)
             if (!strcasecmp(s, path_names[i])) {
                 *(int *)base = i;
-                return 0;
+                return OK;
             }
-        return -1;
+        return MALFORMED;
     case P_NAME:                       /* an identifier: [a-z0-9_]+ */
         if (!*s || strlen(s) >= DMPI_PARAM_NAME_MAX || strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(s))
-            return -1;
+            return MALFORMED;
         strcpy(base, s);
-        return 0;
+        return OK;
     }
-    return -1;
+    return MALFORMED;
+}
+
+static const char *expected(ptype_t t)
+{
+    switch (t) {
+    case P_SIZE: return "a size in bytes (digits, optionally followed by K, M or G)";
+    case P_INT: return "an integer";
+    case P_DOUBLE: return "a number";
+    case P_PATH: return "auto, eager, copy or cma";
+    case P_NAME: return "a name of lowercase letters, digits and _";
+    }
+    return "?";
 }
 
 int dmpi_params_load(void)
@@ -127,8 +194,21 @@ int dmpi_params_load(void)
         char var[64];
         snprintf(var, sizeof var, "DMPI_%s", p->name);
         const char *s = getenv(var);
-        if (s && parse_one(p, s) != 0) {
-            fprintf(stderr, "dmpi: environment variable %s has an invalid value '%s' (%s)\n", var, s, p->doc);
+        if (!s)
+            continue;
+        switch (parse_one(p, s)) {
+        case OK:
+            break;
+        case OUT_OF_RANGE:
+            fprintf(stderr, "dmpi: %s=%s is out of range (%s .. %s)\n", var, s, p->min, p->max);
+            return -1;
+        default:
+            if (p->min)
+                fprintf(stderr, "dmpi: %s='%s' is not valid: expected %s in %s .. %s (%s)\n", var, s,
+                        expected(p->type), p->min, p->max, p->doc);
+            else
+                fprintf(stderr, "dmpi: %s='%s' is not valid: expected %s (%s)\n", var, s, expected(p->type),
+                        p->doc);
             return -1;
         }
     }
@@ -147,13 +227,16 @@ static void format_current(const param_t *p, char *cur, size_t len)
     }
 }
 
-int dmpi_param_describe(int i, const char **name, const char **dflt, const char **doc, char *cur, size_t curlen)
+int dmpi_param_describe(int i, dmpi_param_info_t *info)
 {
     if (i < 0 || (size_t)i >= NPARAMS)
         return 0;
-    *name = table[i].name;
-    *dflt = table[i].dflt;
-    *doc = table[i].doc;
-    format_current(&table[i], cur, curlen);
+    const param_t *p = &table[i];
+    info->name = p->name;
+    info->dflt = p->dflt;
+    info->min = p->min;
+    info->max = p->max;
+    info->doc = p->doc;
+    format_current(p, info->cur, sizeof info->cur);
     return 1;
 }

@@ -1,5 +1,6 @@
 /* One table of tunables. Each is read once, at MPI_Init, from the environment
- * variable DMPI_<NAME>; dmpi_info lists them with their defaults and docs. */
+ * variable DMPI_<NAME>; numbers must lie in the range their entry gives.
+ * dmpi_info lists them with their defaults, ranges and docs. */
 #ifndef DMPI_PARAMS_H
 #define DMPI_PARAMS_H
 
@@ -30,9 +31,17 @@ enum { DMPI_PATH_AUTO, DMPI_PATH_EAGER, DMPI_PATH_COPY, DMPI_PATH_CMA };
 
 extern dmpi_params_t dmpi_params;
 
-int dmpi_params_load(void);  /* 0, or -1 after printing which variable is malformed */
+/* 0, or -1 after printing which variable is malformed or out of range
+ * ("dmpi: DMPI_SPIN_COUNT=-1 is out of range (1 .. 1000000000)"). */
+int dmpi_params_load(void);
 
-/* For dmpi_info: walk the table. Returns 0 past the end. */
-int dmpi_param_describe(int i, const char **name, const char **dflt, const char **doc, char *cur, size_t curlen);
+/* For dmpi_info and tests: entry i of the table, with its current value.
+ * min and max (the accepted range, as written in the table) are NULL for
+ * parameters that are not numbers. Returns 0 past the end. */
+typedef struct dmpi_param_info {
+    const char *name, *dflt, *min, *max, *doc;
+    char cur[64];
+} dmpi_param_info_t;
+int dmpi_param_describe(int i, dmpi_param_info_t *info);
 
 #endif

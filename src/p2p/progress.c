@@ -80,10 +80,11 @@ static void report_hang(const dmpi_request_t *r, double waited)
 }
 
 /* Called after every unproductive poll; returns the updated idle count. */
-static unsigned idle(const dmpi_request_t *r, unsigned spins, double *start, double *next_report)
+static uint64_t idle(const dmpi_request_t *r, uint64_t spins, double *start, double *next_report)
 {
     spins++;
-    unsigned limit = (unsigned)dmpi_params.spin_count * (dmpi_world.oversubscribed ? 1 : 16);
+    /* 64 bits: DMPI_SPIN_COUNT goes up to 10^9, 16 times that overflows 32 */
+    uint64_t limit = (uint64_t)dmpi_params.spin_count * (dmpi_world.oversubscribed ? 1 : 16);
     if (spins >= limit)
         sched_yield();
     if (DMPI_UNLIKELY(dmpi_params.hang_timeout > 0) && (spins & 255) == 0) {
@@ -101,7 +102,7 @@ static unsigned idle(const dmpi_request_t *r, unsigned spins, double *start, dou
 
 void dmpi_progress_wait(dmpi_request_t *r)
 {
-    unsigned spins = 0;
+    uint64_t spins = 0;
     double start = 0, next = 0;
     while (!r->done) {
         if (poll_all())
@@ -112,7 +113,7 @@ void dmpi_progress_wait(dmpi_request_t *r)
 
 void dmpi_progress_until(bool (*cond)(void *), void *arg)
 {
-    unsigned spins = 0;
+    uint64_t spins = 0;
     double start = 0, next = 0;
     while (!cond(arg)) {
         if (poll_all())

@@ -12,10 +12,15 @@
  *   - MPI_Get_address, MPI_Aint_add, MPI_Aint_diff; MPI_Type_match_size;
  *   - MPI_Get_elements(_x) and MPI_Get_count after receives of every byte
  *     count from a neighbour (MPI_UNDEFINED inside a predefined element);
- *   - error classes of bad arguments.
+ *   - error classes of bad arguments;
+ *   - (dmpi only) messages about a datatype name it: its name if it has one,
+ *     else its handle and kind ("0x... (a derived vector type, no name)"),
+ *     never an empty name, in the checks of point-to-point, pack,
+ *     collective and reduction calls.
  */
 #include "mtest.h"
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -679,6 +684,86 @@ static void test_errors(void)
     MPI_Type_free(&v);
 }
 
+#ifdef DMPI_VERSION
+/* The message of rc (of class cls) contains every one of the NULL-ended
+ * words and no empty datatype name. */
+static void check_message_at(int line, int rc, int cls, const char *what, ...)
+{
+    if (!mtest_check_class_at(__FILE__, line, rc, cls, "%s", what) || rc == MPI_SUCCESS)
+        return;
+    char msg[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    MPI_Error_string(rc, msg, &len);
+    va_list ap;
+    va_start(ap, what);
+    for (const char *w; (w = va_arg(ap, const char *));)
+        if (!strstr(msg, w))
+            mtest_fail_at(__FILE__, line, "%s: message \"%s\" lacks \"%s\"", what, msg, w);
+    va_end(ap);
+    size_t n = strlen(msg);
+    if (strstr(msg, "datatype  ") || strstr(msg, "()") || (n >= 3 && strcmp(msg + n - 3, "of ") == 0))
+        mtest_fail_at(__FILE__, line, "%s: message \"%s\" has an empty name", what, msg);
+}
+#define check_message(rc, cls, what, ...) check_message_at(__LINE__, (rc), (cls), (what), __VA_ARGS__, NULL)
+
+static void test_messages(void)
+{
+    int buf[64] = {0}, pos = 0;
+    char hv[32], hs[32], hc[32], hb[32];
+    MPI_Datatype v, s, c, named, b;
+    MPI_Request rq;
+    MPI_Type_vector(2, 1, 2, MPI_INT, &v);
+    snprintf(hv, sizeof hv, "0x%x", (unsigned)v);
+    MPI_Type_create_struct(2, (int[]){1, 1}, (MPI_Aint[]){0, 8}, (MPI_Datatype[]){MPI_INT, MPI_DOUBLE}, &s);
+    snprintf(hs, sizeof hs, "0x%x", (unsigned)s);
+    MPI_Type_contiguous(3, MPI_INT, &c);
+    snprintf(hc, sizeof hc, "0x%x", (unsigned)c);
+
+    /* not committed, no name: handle and kind */
+    check_message(MPI_Send(buf, 1, v, 0, 0, MPI_COMM_SELF), MPI_ERR_TYPE, "Send of an uncommitted vector",
+                  "MPI_Send", hv, "vector", "no name", "not committed", "MPI_Type_commit");
+    check_message(MPI_Isend(buf, 1, s, 0, 0, MPI_COMM_SELF, &rq), MPI_ERR_TYPE, "Isend of an uncommitted struct",
+                  "MPI_Isend", hs, "struct", "no name", "not committed");
+    check_message(MPI_Recv(buf, 1, c, 0, 0, MPI_COMM_SELF, MPI_STATUS_IGNORE), MPI_ERR_TYPE,
+                  "Recv of an uncommitted contiguous type", "MPI_Recv", hc, "contiguous", "no name");
+    check_message(MPI_Pack(buf, 1, v, buf + 32, 64, &pos, MPI_COMM_SELF), MPI_ERR_TYPE,
+                  "Pack of an uncommitted vector", "MPI_Pack", hv, "vector", "not committed");
+    check_message(MPI_Gather(buf, 1, v, buf + 32, 2, MPI_INT, 0, MPI_COMM_SELF), MPI_ERR_TYPE,
+                  "Gather of an uncommitted sendtype", "MPI_Gather", "sendtype", hv, "vector", "not committed");
+    /* with a name: the name */
+    MPI_Type_dup(v, &named);
+    MPI_Type_set_name(named, "rowtype");
+    check_message(MPI_Send(buf, 1, named, 0, 0, MPI_COMM_SELF), MPI_ERR_TYPE, "Send of an uncommitted named type",
+                  "MPI_Send", "rowtype", "not committed");
+    /* a reduction on a committed derived type the op does not define */
+    MPI_Type_commit(&s);
+    MPI_Type_commit(&v);
+    check_message(MPI_Reduce_local(buf, buf + 32, 1, s, MPI_SUM), MPI_ERR_OP, "SUM on a struct of int and double",
+                  "MPI_Reduce_local", hs, "struct", "no name");
+    MPI_Type_vector(2, 1, 2, MPI_C_BOOL, &b);
+    MPI_Type_commit(&b);
+    snprintf(hb, sizeof hb, "0x%x", (unsigned)b);
+    check_message(MPI_Reduce_local(buf, buf + 32, 1, b, MPI_MAX), MPI_ERR_OP, "MAX on a vector of C_BOOL",
+                  "MPI_Reduce_local", hb, "vector", "MPI_C_BOOL");
+    /* a predefined type renamed to "": its handle */
+    char hi[32];
+    snprintf(hi, sizeof hi, "0x%x", (unsigned)MPI_INT);
+    MPI_Type_set_name(MPI_INT, "");
+    check_message(MPI_Send(NULL, 1, MPI_INT, 0, 0, MPI_COMM_SELF), MPI_ERR_BUFFER, "Send of NULL as 1 unnamed int",
+                  "MPI_Send", hi, "predefined");
+    MPI_Type_set_name(MPI_INT, "MPI_INT");
+    check_message(MPI_Send(NULL, 1, MPI_INT, 0, 0, MPI_COMM_SELF), MPI_ERR_BUFFER, "Send of NULL as 1 int",
+                  "MPI_Send", "MPI_INT");
+    check_message(MPI_Type_free(&(MPI_Datatype){MPI_DOUBLE}), MPI_ERR_TYPE, "Type_free of MPI_DOUBLE",
+                  "MPI_Type_free", "MPI_DOUBLE", "predefined");
+    MPI_Type_free(&v);
+    MPI_Type_free(&s);
+    MPI_Type_free(&c);
+    MPI_Type_free(&b);
+    MPI_Type_free(&named);
+}
+#endif
+
 int main(int argc, char **argv)
 {
     mtest_init(&argc, &argv);
@@ -691,6 +776,9 @@ int main(int argc, char **argv)
     test_match_size();
     test_elements();
     test_errors();
+#ifdef DMPI_VERSION
+    test_messages();
+#endif
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
     return mtest_finalize();
 }

@@ -17,7 +17,8 @@
  *   MPI_ERR_BUFFER   NULL buffer with count > 0
  *   MPI_ERR_REQUEST  freeing / starting MPI_REQUEST_NULL, starting a
  *                    non-persistent request, a garbage handle
- *   MPI_ERR_ARG      MPI_Error_class / MPI_Error_string of an invalid code,
+ *   MPI_ERR_ARG      MPI_Error_class / MPI_Error_string of an invalid code
+ *                    (negative, too large, or one no error had: 123456),
  *                    MPI_ERRHANDLER_NULL as error handler
  * User error handlers (MPI_Comm_create_errhandler) are called with the
  * communicator and the error code, MPI_Comm_call_errhandler calls them, and
@@ -321,6 +322,11 @@ static void class_errors(void)
         EXPECT(MPI_ERR_ARG, MPI_Error_class(0x7fff0000, &cls));
         EXPECT(MPI_ERR_ARG, MPI_Error_string(-1, str, &len));
         EXPECT(MPI_ERR_ARG, MPI_Error_string(0x7fff0000, str, &len));
+        /* within 0 .. MPI_ERR_LASTCODE, but no error ever had this code */
+        EXPECT(MPI_ERR_ARG, MPI_Error_class(123456, &cls));
+        EXPECT(MPI_ERR_ARG, MPI_Error_string(123456, str, &len));
+        EXPECT(MPI_ERR_ARG, MPI_Error_class(MPI_ERR_LASTCODE - 1000, &cls));
+        EXPECT(MPI_ERR_ARG, MPI_Error_string(MPI_ERR_LASTCODE - 1000, str, &len));
     }
     /* every predefined class maps to itself and has a message */
     static const int classes[] = {

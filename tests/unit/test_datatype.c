@@ -605,6 +605,56 @@ static void test_ranges(void)
             dmpi_dtype_release(ts[i]);
 }
 
+/* How messages name a type (dmpi_dtype_describe): its name, else its handle
+ * and the constructor that made it. */
+static void test_describe(void)
+{
+    char buf[DMPI_DTYPE_DESC_MAX], want[DMPI_DTYPE_DESC_MAX];
+    MPI_Datatype tint = MPI_INT;
+    dmpi_dtype_t *i = dmpi_dtype_get(MPI_INT), *pair = dmpi_dtype_get(MPI_DOUBLE_INT);
+    CHECK(strcmp(dmpi_dtype_describe(i, buf, sizeof buf), "MPI_INT") == 0, "MPI_INT described as '%s'", buf);
+    CHECK(strcmp(dmpi_dtype_desc(pair), "MPI_DOUBLE_INT") == 0, "MPI_DOUBLE_INT described as '%s'",
+          dmpi_dtype_desc(pair));
+    char saved[MPI_MAX_OBJECT_NAME];
+    strcpy(saved, i->name);
+    i->name[0] = 0;                       /* MPI_Type_set_name(MPI_INT, "") */
+    snprintf(want, sizeof want, "0x%x (a predefined type, no name)", (unsigned)MPI_INT);
+    CHECK(strcmp(dmpi_dtype_desc(i), want) == 0, "unnamed MPI_INT described as '%s'", dmpi_dtype_desc(i));
+    strcpy(i->name, saved);
+
+    static const struct { int comb, ni, ints[5], na; MPI_Aint aints[2]; const char *kind; } cases[] = {
+        {MPI_COMBINER_CONTIGUOUS, 1, {3}, 0, {0}, "contiguous"},
+        {MPI_COMBINER_VECTOR, 3, {2, 1, 3}, 0, {0}, "vector"},
+        {MPI_COMBINER_HVECTOR, 2, {2, 1}, 1, {16}, "hvector"},
+        {MPI_COMBINER_INDEXED, 5, {2, 1, 1, 0, 4}, 0, {0}, "indexed"},
+        {MPI_COMBINER_INDEXED_BLOCK, 4, {2, 1, 0, 3}, 0, {0}, "indexed_block"},
+        {MPI_COMBINER_HINDEXED_BLOCK, 2, {2, 1}, 2, {0, 16}, "hindexed_block"},
+        {MPI_COMBINER_RESIZED, 0, {0}, 2, {0, 32}, "resized"},
+        {MPI_COMBINER_DUP, 0, {0}, 0, {0}, "dup"},
+    };
+    int bad = 0;
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        dmpi_dtype_t *t = mk(cases[k].comb, cases[k].ni, cases[k].ints, cases[k].na, cases[k].aints, 1, &tint);
+        if (!t) {
+            NOTE(bad, "cannot make a %s type", cases[k].kind);
+            continue;
+        }
+        snprintf(want, sizeof want, "0x%x (a derived %s type, no name)", (unsigned)t->handle, cases[k].kind);
+        if (strcmp(dmpi_dtype_desc(t), want) != 0)
+            NOTE(bad, "described as '%s', want '%s'", dmpi_dtype_desc(t), want);
+        snprintf(t->name, sizeof t->name, "rowtype");
+        if (strcmp(dmpi_dtype_desc(t), "rowtype") != 0)
+            NOTE(bad, "named %s type described as '%s'", cases[k].kind, dmpi_dtype_desc(t));
+        dmpi_dtype_release(t);
+    }
+    CHECK(bad == 0, "%d derived types described wrongly", bad);
+    /* a short buffer is cut, not overrun */
+    char small[8];
+    memset(small, 'x', sizeof small);
+    dmpi_dtype_describe(i, small, 4);
+    CHECK(strcmp(small, "MPI") == 0 && small[4] == 'x', "described into 4 bytes: '%.8s'", small);
+}
+
 int main(void)
 {
     unit_watchdog(60);
@@ -615,5 +665,6 @@ int main(void)
     RUN(test_contig_pack);
     RUN(test_layouts);
     RUN(test_ranges);
+    RUN(test_describe);
     return unit_summary("test_datatype");
 }

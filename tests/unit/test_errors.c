@@ -7,7 +7,10 @@
  *     to its class text, and never shows another error's message;
  *   - after millions of errors (the sequence number wraps) codes stay valid;
  *   - invalid codes (negative, above LASTCODE, unassigned class) give -1 and
- *     NULL; MPI_ERR_LASTCODE is a class of itself. */
+ *     NULL; MPI_ERR_LASTCODE is a class of itself;
+ *   - so do codes dmpi_err never returned: a sequence number not handed out
+ *     yet (123456 is class 64 with sequence number 964), or a real code with
+ *     its class bits changed. */
 #include "core/dmpi.h"
 #include "unit.h"
 #include <limits.h>
@@ -55,6 +58,15 @@ static void test_invalid(void)
             NOTE(bad, "invalid code %d (%#x): class_of %d", codes[i], (unsigned)codes[i],
                  dmpi_err_class_of(codes[i]));
     CHECK(bad == 0, "%d invalid codes accepted", bad);
+    /* Run before any dmpi_err: no sequence number is handed out yet. */
+    static const int unissued[] = {123456, (1 << 7) | MPI_ERR_ARG, (964 << 7) | MPI_T_ERR_INVALID_HANDLE,
+                                   ((MPI_ERR_LASTCODE >> 7) << 7) | MPI_ERR_ARG, MPI_ERR_LASTCODE - 1};
+    bad = 0;
+    for (size_t i = 0; i < sizeof unissued / sizeof unissued[0]; i++)
+        if (dmpi_err_class_of(unissued[i]) != -1 || dmpi_err_string_of(unissued[i]) != NULL)
+            NOTE(bad, "code %d (%#x) was never returned by dmpi_err, but class_of gives %d", unissued[i],
+                 (unsigned)unissued[i], dmpi_err_class_of(unissued[i]));
+    CHECK(bad == 0, "%d codes that were never handed out are accepted", bad);
     /* The standard lists MPI_ERR_LASTCODE among the classes. */
     CHECK(dmpi_err_class_of(MPI_ERR_LASTCODE) == MPI_ERR_LASTCODE && dmpi_err_string_of(MPI_ERR_LASTCODE) &&
           *dmpi_err_string_of(MPI_ERR_LASTCODE), "MPI_ERR_LASTCODE gives class %d",
@@ -97,6 +109,18 @@ static void test_codes_carry_messages(void)
     c = dmpi_err(MPI_ERR_OTHER, "%s", "");
     CHECK(dmpi_err_class_of(c) == MPI_ERR_OTHER && dmpi_err_string_of(c) && dmpi_err_string_of(c)[0] == 0,
           "an empty message");
+
+    /* A real code with other class bits, or the next code before it is made,
+     * is not a code. */
+    int forged = (a & ~127) | MPI_ERR_TAG, next = ((c >> 7) + 1) << 7 | MPI_ERR_ARG;
+    CHECK(dmpi_err_class_of(forged) == -1 && dmpi_err_string_of(forged) == NULL,
+          "code %#x of class MPI_ERR_RANK with its class bits changed to MPI_ERR_TAG gives class %d",
+          (unsigned)a, dmpi_err_class_of(forged));
+    CHECK(dmpi_err_class_of(next) == -1, "the code after the newest one (%#x) gives class %d", (unsigned)next,
+          dmpi_err_class_of(next));
+    int made = dmpi_err(MPI_ERR_ARG, "now it exists");
+    CHECK(made == next && dmpi_err_class_of(next) == MPI_ERR_ARG, "code %#x made after %#x, class %d", made,
+          (unsigned)c, dmpi_err_class_of(next));
 }
 
 static void test_old_messages(void)
@@ -151,6 +175,12 @@ static void test_sequence_wrap(void)
         prev = code;
     }
     CHECK(bad == 0, "%d of %ld codes invalid after wrapping", bad, n);
+    /* After the wrap every sequence number has been handed out; the recent
+     * ones still must carry their own class. */
+    int last = dmpi_err(MPI_ERR_GROUP, "last");
+    CHECK(dmpi_err_class_of((last & ~127) | MPI_ERR_GROUP) == MPI_ERR_GROUP &&
+          dmpi_err_class_of((last & ~127) | MPI_ERR_TAG) == -1,
+          "after the wrap, code %#x with its class changed is accepted", (unsigned)last);
     CHECK(repeats == 0, "consecutive errors gave the same code %d times", repeats);
     int code = dmpi_err(MPI_ERR_COMM, "after the wrap %d", 7);
     CHECK(dmpi_err_class_of(code) == MPI_ERR_COMM && strcmp(dmpi_err_string_of(code), "after the wrap 7") == 0,

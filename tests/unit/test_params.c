@@ -7,6 +7,10 @@
  *     names the variable and the value, for every parameter;
  *   - values that would not fit (a size overflowing 64 bits through its
  *     suffix, an integer beyond int) are invalid too, not silently wrapped;
+ *   - every numeric parameter has a range in the table that holds its
+ *     default; its ends are accepted, a value just outside either end is
+ *     refused with "dmpi: DMPI_X=v is out of range (min .. max)", and so are
+ *     trailing garbage ("12abc"), blanks and non-numbers;
  *   - every load starts from the defaults again. */
 #include "core/params.h"
 #include "unit.h"
@@ -68,10 +72,12 @@ static int load_with(const char *var, const char *value, char *msg, size_t len)
 
 static int find_param(const char *want, char *cur, size_t curlen)
 {
-    const char *name, *dflt, *doc;
-    for (int i = 0; dmpi_param_describe(i, &name, &dflt, &doc, cur, curlen); i++)
-        if (strcmp(name, want) == 0)
+    dmpi_param_info_t p;
+    for (int i = 0; dmpi_param_describe(i, &p); i++)
+        if (strcmp(p.name, want) == 0) {
+            snprintf(cur, curlen, "%s", p.cur);
             return i;
+        }
     return -1;
 }
 
@@ -90,19 +96,17 @@ static void test_defaults(void)
 
     /* The table: each entry named, documented, and its current value
      * (after a load without variables) is its default. */
-    const char *name, *dflt, *doc;
+    dmpi_param_info_t p, p2;
     int n = 0, bad = 0;
-    for (int i = 0; dmpi_param_describe(i, &name, &dflt, &doc, cur, sizeof cur); i++, n++) {
-        if (!name || !*name || !dflt || !*dflt || !doc || strlen(doc) < 10)
+    for (int i = 0; dmpi_param_describe(i, &p); i++, n++) {
+        if (!p.name || !*p.name || !p.dflt || !*p.dflt || !p.doc || strlen(p.doc) < 10)
             NOTE(bad, "entry %d: missing name, default or doc", i);
-        else if (strcmp(cur, dflt) != 0)
-            NOTE(bad, "%s: current value '%s' after loading defaults, default '%s'", name, cur, dflt);
+        else if (strcmp(p.cur, p.dflt) != 0)
+            NOTE(bad, "%s: current value '%s' after loading defaults, default '%s'", p.name, p.cur, p.dflt);
         for (int j = 0; j < i; j++) {
-            const char *n2, *d2, *doc2;
-            char c2[64];
-            dmpi_param_describe(j, &n2, &d2, &doc2, c2, sizeof c2);
-            if (name && n2 && strcmp(name, n2) == 0)
-                NOTE(bad, "two entries named %s", name);
+            dmpi_param_describe(j, &p2);
+            if (p.name && p2.name && strcmp(p.name, p2.name) == 0)
+                NOTE(bad, "two entries named %s", p.name);
         }
     }
     CHECK(bad == 0, "%d problems in the parameter table", bad);
@@ -113,8 +117,7 @@ static void test_defaults(void)
         if (find_param(expected[i], cur, sizeof cur) < 0)
             NOTE(missing, "no parameter %s", expected[i]);
     CHECK(missing == 0 && n >= 8, "%d parameters missing from a table of %d", missing, n);
-    CHECK(!dmpi_param_describe(n, &name, &dflt, &doc, cur, sizeof cur) &&
-          !dmpi_param_describe(-1, &name, &dflt, &doc, cur, sizeof cur), "describe past the ends");
+    CHECK(!dmpi_param_describe(n, &p) && !dmpi_param_describe(-1, &p), "describe past the ends");
 }
 
 static void test_sizes(void)
@@ -126,11 +129,11 @@ static void test_sizes(void)
     };
     char msg[1024];
     int bad = 0;
+    /* CMA_MIN is a threshold: it takes every size */
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
-        int rc = load_with("DMPI_EAGER_LIMIT", ok[i].text, msg, sizeof msg);
-        if (rc != 0 || dmpi_params.eager_limit != ok[i].want)
-            NOTE(bad, "EAGER_LIMIT=%s: rc %d, value %zu, want %zu", ok[i].text, rc, dmpi_params.eager_limit,
-                 ok[i].want);
+        int rc = load_with("DMPI_CMA_MIN", ok[i].text, msg, sizeof msg);
+        if (rc != 0 || dmpi_params.cma_min != ok[i].want)
+            NOTE(bad, "CMA_MIN=%s: rc %d, value %zu, want %zu", ok[i].text, rc, dmpi_params.cma_min, ok[i].want);
     }
     CHECK(bad == 0, "%d valid sizes misread", bad);
 
@@ -145,12 +148,13 @@ static void test_sizes(void)
     CHECK(bad == 0, "%d invalid sizes accepted or rejected without naming the variable and value", bad);
 
     /* Values that do not fit must not wrap around into something small. */
-    static const char *const overflow[] = {"17179869184G", "18446744073709551615K", "18014398509481984M"};
+    static const char *const overflow[] = {"17179869184G", "18446744073709551615K", "18014398509481984M",
+                                           "18446744073709551616", "99999999999999999999999"};
     bad = 0;
     for (size_t i = 0; i < sizeof overflow / sizeof overflow[0]; i++) {
-        int rc = load_with("DMPI_EAGER_LIMIT", overflow[i], msg, sizeof msg);
+        int rc = load_with("DMPI_CMA_MIN", overflow[i], msg, sizeof msg);
         if (rc != -1)
-            NOTE(bad, "EAGER_LIMIT=%s accepted as %zu", overflow[i], dmpi_params.eager_limit);
+            NOTE(bad, "CMA_MIN=%s accepted as %zu", overflow[i], dmpi_params.cma_min);
     }
     CHECK(bad == 0, "%d sizes overflowing through their suffix were accepted (wrapped)", bad);
     int rc = load_with("DMPI_FRAG_SIZE", " -5", msg, sizeof msg);
@@ -163,7 +167,7 @@ static void test_ints_and_seconds(void)
     CHECK(load_with("DMPI_SPIN_COUNT", "1000", msg, sizeof msg) == 0 && dmpi_params.spin_count == 1000,
           "SPIN_COUNT=1000 read as %d", dmpi_params.spin_count);
     CHECK(load_with("DMPI_VERBOSE", "2", msg, sizeof msg) == 0 && dmpi_params.verbose == 2, "VERBOSE=2");
-    static const char *const bad_ints[] = {"", "ten", "10x", "1.5", "2k"};
+    static const char *const bad_ints[] = {"", "ten", "10x", "1.5", "2k", "12abc", " 5", "+5", "5 ", "0x10", "-"};
     int bad = 0;
     for (size_t i = 0; i < sizeof bad_ints / sizeof bad_ints[0]; i++)
         if (load_with("DMPI_SPIN_COUNT", bad_ints[i], msg, sizeof msg) != -1 || !strstr(msg, "DMPI_SPIN_COUNT"))
@@ -176,7 +180,8 @@ static void test_ints_and_seconds(void)
           "HANG_TIMEOUT=2.5 read as %g", dmpi_params.hang_timeout);
     CHECK(load_with("DMPI_HANG_TIMEOUT", "1e3", msg, sizeof msg) == 0 && dmpi_params.hang_timeout == 1000,
           "HANG_TIMEOUT=1e3 read as %g", dmpi_params.hang_timeout);
-    static const char *const bad_secs[] = {"-1", "", "soon", "5s"};
+    static const char *const bad_secs[] = {"-1", "", "soon", "5s", "nan", "inf", "-inf", "0x10", " 5", "1e999",
+                                           "2e9", "-0.5"};
     bad = 0;
     for (size_t i = 0; i < sizeof bad_secs / sizeof bad_secs[0]; i++)
         if (load_with("DMPI_HANG_TIMEOUT", bad_secs[i], msg, sizeof msg) != -1 || !strstr(msg, "DMPI_HANG_TIMEOUT"))
@@ -211,16 +216,113 @@ static void test_paths(void)
 /* Every parameter rejects garbage, naming itself. */
 static void test_every_param_validates(void)
 {
-    const char *name, *dflt, *doc;
-    char cur[64], msg[1024], var[80];
+    dmpi_param_info_t p;
+    char msg[1024], var[80];
     int bad = 0;
-    for (int i = 0; dmpi_param_describe(i, &name, &dflt, &doc, cur, sizeof cur); i++) {
-        snprintf(var, sizeof var, "DMPI_%s", name);
+    for (int i = 0; dmpi_param_describe(i, &p); i++) {
+        snprintf(var, sizeof var, "DMPI_%s", p.name);
         if (load_with(var, "not-a-value!", msg, sizeof msg) != -1 || !strstr(msg, var) ||
             !strstr(msg, "not-a-value!"))
             NOTE(bad, "%s=not-a-value! accepted or message '%s'", var, msg);
+        if (p.min && (load_with(var, "12abc", msg, sizeof msg) != -1 || !strstr(msg, var) || !strstr(msg, "12abc")))
+            NOTE(bad, "%s=12abc (trailing garbage) accepted or message '%s'", var, msg);
     }
     CHECK(bad == 0, "%d parameters accept garbage", bad);
+}
+
+/* The value of a range end as written in the table ("1G", "1000000000",
+ * "1e9"); sizes and integers exactly. */
+static long double table_value(const char *s)
+{
+    char *end;
+    long double v = strtold(s, &end);
+    if (strchr(s, 'e'))
+        return v;
+    v = (long double)strtoull(s, &end, 10);
+    if (*end == 'K') v *= 1 << 10;
+    if (*end == 'M') v *= 1 << 20;
+    if (*end == 'G') v *= 1 << 30;
+    return v;
+}
+
+/* Sets var=text; expects it accepted with current value want, or refused
+ * as out of range with the exact message. */
+static void try_value(const dmpi_param_info_t *p, const char *text, bool ok, int *bad)
+{
+    char var[80], msg[1024], want_msg[256], cur[64];
+    snprintf(var, sizeof var, "DMPI_%s", p->name);
+    int rc = load_with(var, text, msg, sizeof msg);
+    if (ok) {
+        find_param(p->name, cur, sizeof cur);
+        if (rc != 0 || table_value(cur) != table_value(text))
+            NOTE(*bad, "%s=%s: rc %d, value %s, message '%s'", var, text, rc, cur, msg);
+        return;
+    }
+    snprintf(want_msg, sizeof want_msg, "dmpi: %s=%s is out of range (%s .. %s)\n", var, text, p->min, p->max);
+    if (rc != -1 || strcmp(msg, want_msg) != 0)
+        NOTE(*bad, "%s=%s: rc %d, message '%s', want '%s'", var, text, rc, msg, want_msg);
+}
+
+static void test_ranges(void)
+{
+    dmpi_param_info_t p;
+    int bad = 0, numeric = 0;
+    for (int i = 0; dmpi_param_describe(i, &p); i++) {
+        if (!p.min != !p.max) {
+            NOTE(bad, "%s: a minimum without a maximum or the other way round", p.name);
+            continue;
+        }
+        if (!p.min)
+            continue;
+        numeric++;
+        long double lo = table_value(p.min), hi = table_value(p.max), d = table_value(p.dflt);
+        if (!(lo <= d && d <= hi))
+            NOTE(bad, "%s: default %s outside its range %s .. %s", p.name, p.dflt, p.min, p.max);
+        char below[64], above[64];
+        bool is_int = !strchr(p.max, 'e');
+        if (is_int) {
+            snprintf(below, sizeof below, "%.0Lf", lo - 1);
+            snprintf(above, sizeof above, "%.0Lf", hi + 1);
+        } else {
+            snprintf(below, sizeof below, "%.0Lf", lo - 1);
+            snprintf(above, sizeof above, "%.0Lf", hi * 2);
+        }
+        char lo_text[64], hi_text[64];
+        snprintf(lo_text, sizeof lo_text, "%.0Lf", lo);
+        snprintf(hi_text, sizeof hi_text, "%.0Lf", hi);
+        try_value(&p, p.min, true, &bad);
+        try_value(&p, p.max, true, &bad);
+        try_value(&p, lo_text, true, &bad);
+        try_value(&p, hi_text, true, &bad);
+        try_value(&p, below, false, &bad);
+        try_value(&p, above, false, &bad);
+    }
+    CHECK(bad == 0, "%d range problems", bad);
+    CHECK(numeric >= 8, "only %d parameters have ranges", numeric);
+
+    /* the example from the brief: SPIN_COUNT=-1 meant a rank never yields */
+    char msg[1024];
+    int rc = load_with("DMPI_SPIN_COUNT", "-1", msg, sizeof msg);
+    CHECK(rc == -1 && strcmp(msg, "dmpi: DMPI_SPIN_COUNT=-1 is out of range (1 .. 1000000000)\n") == 0,
+          "SPIN_COUNT=-1: rc %d, message '%s'", rc, msg);
+    rc = load_with("DMPI_SPIN_COUNT", "0", msg, sizeof msg);
+    CHECK(rc == -1 && strstr(msg, "out of range"), "SPIN_COUNT=0: rc %d, message '%s'", rc, msg);
+    rc = load_with("DMPI_VERBOSE", "3", msg, sizeof msg);
+    CHECK(rc == -1 && strstr(msg, "DMPI_VERBOSE=3 is out of range (0 .. 2)"), "VERBOSE=3: rc %d, message '%s'",
+          rc, msg);
+    rc = load_with("DMPI_EAGER_LIMIT", "2G", msg, sizeof msg);
+    CHECK(rc == -1 && strstr(msg, "DMPI_EAGER_LIMIT=2G is out of range (0 .. 1G)"),
+          "EAGER_LIMIT=2G: rc %d, message '%s'", rc, msg);
+    rc = load_with("DMPI_RING_SIZE", "-4096", msg, sizeof msg);
+    CHECK(rc == -1 && strstr(msg, "out of range"), "RING_SIZE=-4096: rc %d, message '%s'", rc, msg);
+    rc = load_with("DMPI_ALLTOALLV_WINDOW", "0", msg, sizeof msg);
+    CHECK(rc == -1 && strstr(msg, "out of range"), "ALLTOALLV_WINDOW=0: rc %d, message '%s'", rc, msg);
+    rc = load_with("DMPI_SPIN_COUNT", "12abc", msg, sizeof msg);
+    CHECK(rc == -1 && strstr(msg, "DMPI_SPIN_COUNT='12abc' is not valid"), "SPIN_COUNT=12abc: rc %d, message '%s'",
+          rc, msg);
+    /* the accepted range of a parameter that is not a number: none */
+    int i = find_param("SHM_PATH", (char[64]){0}, 64);
+    CHECK(i >= 0 && dmpi_param_describe(i, &p) && !p.min && !p.max, "SHM_PATH has a numeric range");
 }
 
 /* A load starts from the defaults: nothing stays from an earlier load. */
@@ -257,6 +359,7 @@ int main(void)
     RUN(test_ints_and_seconds);
     RUN(test_paths);
     RUN(test_every_param_validates);
+    RUN(test_ranges);
     RUN(test_reload);
     return unit_summary("test_params");
 }

@@ -28,13 +28,16 @@ int main(int argc, char **argv)
     }
     if (dmpi_params_load() != 0)
         return 1;
-    printf("%-22s %-10s %-10s %s\n", "parameter", "default", "current", "meaning");
-    const char *name, *dflt, *doc;
-    char cur[64];
-    for (int i = 0; dmpi_param_describe(i, &name, &dflt, &doc, cur, sizeof cur); i++) {
-        char var[64];
-        snprintf(var, sizeof var, "DMPI_%s", name);
-        printf("%-22s %-10s %-10s %s\n", var, dflt, cur, doc);
+    printf("%-24s %-8s %-8s %-28s %s\n", "parameter", "default", "current", "range", "meaning");
+    dmpi_param_info_t p;
+    for (int i = 0; dmpi_param_describe(i, &p); i++) {
+        char var[64], range[64];
+        snprintf(var, sizeof var, "DMPI_%s", p.name);
+        if (p.min)
+            snprintf(range, sizeof range, "%s .. %s", p.min, p.max);
+        else
+            snprintf(range, sizeof range, "-");
+        printf("%-24s %-8s %-8s %-28s %s\n", var, p.dflt, p.cur, range, p.doc);
     }
     return 0;
 }
