@@ -1,5 +1,5 @@
 /* Instructions per 8-byte MPI_Send + MPI_Recv, counted by callgrind on
- * rank 0 (bench/callgrind_p2p.sh). Rank 0 sends, sleeps long enough for
+ * rank 0 (bench/callgrind_p2p.sh). Rank 0 sends, sleeps (5 ms) long enough for
  * rank 1's reply to be sitting in the ring, then receives: its receive
  * never spins, so the count is the software path alone and repeatable.
  * argv: iterations [thread level 0..3] */
@@ -20,7 +20,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < n; i++) {
         if (me == 0) {
             MPI_Send(buf, 8, MPI_CHAR, 1, 0, MPI_COMM_WORLD);
-            usleep(2000);
+            usleep(5000);
             MPI_Recv(buf, 8, MPI_CHAR, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         } else if (me == 1) {
             MPI_Recv(buf, 8, MPI_CHAR, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);

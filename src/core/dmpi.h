@@ -14,6 +14,36 @@
 #define DMPI_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define DMPI_CACHELINE 64
 
+/* memcpy for the few bytes of a small message: inline, no call (an 8-byte
+ * message costs less to copy than to call memcpy for). Larger n: memcpy. */
+static inline void dmpi_copy(void *dst, const void *src, size_t n)
+{
+    unsigned char *d = dst;
+    const unsigned char *s = src;
+    if (n > 16) {
+        __builtin_memcpy(d, s, n);
+        return;
+    }
+    if (n >= 8) {                /* two 8-byte moves that may overlap */
+        uint64_t a, b;
+        __builtin_memcpy(&a, s, 8);
+        __builtin_memcpy(&b, s + n - 8, 8);
+        __builtin_memcpy(d, &a, 8);
+        __builtin_memcpy(d + n - 8, &b, 8);
+        return;
+    }
+    if (n >= 4) {
+        uint32_t a, b;
+        __builtin_memcpy(&a, s, 4);
+        __builtin_memcpy(&b, s + n - 4, 4);
+        __builtin_memcpy(d, &a, 4);
+        __builtin_memcpy(d + n - 4, &b, 4);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        d[i] = s[i];
+}
+
 /* ---- process-wide state ------------------------------------------------ */
 typedef struct dmpi_world {
     int rank, size;              /* in MPI_COMM_WORLD */

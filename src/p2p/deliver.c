@@ -32,7 +32,7 @@ void dmpi_recv_fill(dmpi_request_t *r, size_t off, const void *data, size_t n)
         dmpi_req_put(r, off, data, n <= r->bytes - off ? n : r->bytes - off);
     r->offset += n;
     if (r->offset >= r->expect)
-        dmpi_req_complete(r);
+        dmpi_req_complete_inline(r);
 }
 
 /* The whole of m is here and r matched it: copy out, complete, free m. */
@@ -138,7 +138,7 @@ static void release_early(dmpi_matchq_t *q, int src)
 
 /* ---- arrival ------------------------------------------------------------- */
 
-static dmpi_request_t *eager_arrived(dmpi_matchq_t *q, const dmpi_hdr_t *h, int peer, size_t len,
+static inline __attribute__((always_inline)) dmpi_request_t *eager_arrived(dmpi_matchq_t *q, const dmpi_hdr_t *h, int peer, size_t len,
                                      const void *data, size_t have, bool sync, uint64_t cookie, dmpi_msg_t **um)
 {
     dmpi_request_t *r = dmpi_mq_take_posted(q, h->src, h->tag);
@@ -173,8 +173,8 @@ static void eager_early(dmpi_matchq_t *q, const dmpi_hdr_t *h, int peer, size_t 
     *um = e;
 }
 
-dmpi_request_t *dmpi_deliver_eager(const dmpi_hdr_t *h, int peer, size_t len, const void *data, size_t have,
-                                   bool sync, uint64_t cookie, dmpi_msg_t **um)
+static inline __attribute__((always_inline)) dmpi_request_t *deliver_eager(const dmpi_hdr_t *h, int peer, size_t len, const void *data,
+                                            size_t have, bool sync, uint64_t cookie, dmpi_msg_t **um)
 {
     dmpi_matchq_t *q = dmpi_mq(h->ctx);
     if (DMPI_UNLIKELY(!in_order(q, h))) {
@@ -185,6 +185,18 @@ dmpi_request_t *dmpi_deliver_eager(const dmpi_hdr_t *h, int peer, size_t len, co
     if (DMPI_UNLIKELY(q->early != NULL))
         release_early(q, h->src);
     return r;
+}
+
+dmpi_request_t *dmpi_deliver_eager(const dmpi_hdr_t *h, int peer, size_t len, const void *data, size_t have,
+                                   dmpi_msg_t **um)
+{
+    return deliver_eager(h, peer, len, data, have, false, 0, um);
+}
+
+dmpi_request_t *dmpi_deliver_eager_sync(const dmpi_hdr_t *h, int peer, size_t len, const void *data, size_t have,
+                                        uint64_t cookie, dmpi_msg_t **um)
+{
+    return deliver_eager(h, peer, len, data, have, true, cookie, um);
 }
 
 void dmpi_deliver_rndv(const dmpi_hdr_t *h, int peer, size_t len, uint64_t cookie, uint64_t addr,

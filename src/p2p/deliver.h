@@ -12,7 +12,11 @@
  * rest of it goes to the receive returned, or, if NULL, to the message
  * buffer *um (unexpected, or arrived early), with the functions below. */
 dmpi_request_t *dmpi_deliver_eager(const dmpi_hdr_t *h, int peer, size_t len, const void *data, size_t have,
-                                   bool sync, uint64_t cookie, dmpi_msg_t **um);
+                                   dmpi_msg_t **um);
+/* The same for a synchronous-mode message: the sender waits for
+ * sync_ack(peer, cookie) once it is matched. */
+dmpi_request_t *dmpi_deliver_eager_sync(const dmpi_hdr_t *h, int peer, size_t len, const void *data, size_t have,
+                                        uint64_t cookie, dmpi_msg_t **um);
 /* A rendezvous announcement arrived (tflags, addr and layout are the
  * transport's own, kept for its rndv_matched). */
 void dmpi_deliver_rndv(const dmpi_hdr_t *h, int peer, size_t len, uint64_t cookie, uint64_t addr,

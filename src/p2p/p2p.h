@@ -5,9 +5,9 @@
 
 #include "p2p/request.h"
 #include "p2p/match.h"
+#include "tport/tport.h"
 
-/* Blocking send and receive: the direct mode (no pooled request). */
-int dmpi_send(const void *buf, int count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c, int mode);
+/* Blocking send (inline below: the direct mode) and receive (no pooled request). */
 int dmpi_recv(void *buf, int count, dmpi_dtype_t *dt, int src, int tag, dmpi_comm_t *c, MPI_Status *st);
 
 /* A standard-mode send that is complete at once (the direct mode), or false
@@ -67,5 +67,38 @@ void dmpi_progress_add_hook(dmpi_progress_fn *fn);
 void dmpi_progress_remove_hook(dmpi_progress_fn *fn);
 void dmpi_progress_wait(dmpi_request_t *r);
 void dmpi_progress_until(bool (*cond)(void *), void *arg);
+
+/* ---- the direct mode, inline in the api layer's MPI_Send ------------------ */
+
+/* A small contiguous message sent inline by the peer's transport with no
+ * request, complete at once; false if it cannot go that way (too large, an
+ * unsequenced communicator, or the transport cannot take it now). */
+static inline bool dmpi_send_direct(const void *buf, int count, dmpi_dtype_t *dt, int dest, int tag,
+                                    dmpi_comm_t *c)
+{
+    int peer = dmpi_comm_peer_world(c, dest);
+    const dmpi_tport_peer_t *p = &dmpi_tport_peers[peer];
+    size_t bytes = (size_t)count * dt->size;
+    uint32_t *seq = c->seq_out;
+    if ((long long)bytes > p->inline_max || !seq)
+        return false;
+    dmpi_hdr_t h = {c->ctx, c->rank, tag, seq[dest]};
+    if (!p->t->send_inline(p->index, &h, (const char *)buf + dt->true_lb, bytes))
+        return false;
+    seq[dest]++;
+    return true;
+}
+
+/* Everything else: a request, waited for. */
+int dmpi_send_slow(const void *buf, int count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c, int mode);
+
+static inline int dmpi_send(const void *buf, int count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c,
+                            int mode)
+{
+    if (DMPI_LIKELY(dest != MPI_PROC_NULL && dt->contig && mode != DMPI_MODE_SYNC) &&
+        dmpi_send_direct(buf, count, dt, dest, tag, c))
+        return MPI_SUCCESS;
+    return dmpi_send_slow(buf, count, dt, dest, tag, c, mode);
+}
 
 #endif

@@ -89,6 +89,15 @@ int dmpi_req_live_count(void);
  * request whose handle was already freed). */
 void dmpi_req_complete(dmpi_request_t *r);
 
+/* The same, with the common case (nothing to release) inline. */
+static inline void dmpi_req_complete_inline(dmpi_request_t *r)
+{
+    if (DMPI_LIKELY(!r->tmp && !r->bsend_region && !r->free_on_done))
+        r->done = 1;
+    else
+        dmpi_req_complete(r);
+}
+
 static inline void dmpi_req_set_proc_null_status(dmpi_request_t *r)
 {
     r->st_source = MPI_PROC_NULL;
@@ -101,7 +110,7 @@ static inline void dmpi_req_set_proc_null_status(dmpi_request_t *r)
 static inline void dmpi_req_put(dmpi_request_t *r, size_t off, const void *src, size_t n)
 {
     if (DMPI_LIKELY(!r->nc))
-        memcpy(r->buf + off, src, n);
+        dmpi_copy(r->buf + off, src, n);
     else
         dmpi_dtype_unpack_range(r->dt, (void *)r->ubuf, off, n, src);
 }

@@ -117,7 +117,8 @@ int dmpi_isend(const void *buf, int count, dmpi_dtype_t *dt, int dest, int tag, 
     return MPI_SUCCESS;
 }
 
-static int send_slow(const void *buf, int count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c, int mode)
+/* Everything the direct mode does not take: a request, waited for. */
+int dmpi_send_slow(const void *buf, int count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c, int mode)
 {
     dmpi_request_t *s;
     int err = dmpi_isend(buf, count, dt, dest, tag, c, mode, &s);
@@ -126,34 +127,9 @@ static int send_slow(const void *buf, int count, dmpi_dtype_t *dt, int dest, int
     return dmpi_wait(s, NULL, MPI_STATUS_IGNORE);
 }
 
-/* The direct mode: a small contiguous message sent inline by the peer's
- * transport with no request, complete at once; false if it cannot go that
- * way (too large, or the transport cannot take it now). */
-static inline bool send_direct(const void *buf, int count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c)
-{
-    int peer = dmpi_comm_peer_world(c, dest);
-    const dmpi_tport_peer_t *p = &dmpi_tport_peers[peer];
-    size_t bytes = (size_t)count * dt->size;
-    if ((long long)bytes > p->inline_max)
-        return false;
-    dmpi_hdr_t h = {c->ctx, c->rank, tag, next_seq(c, dest)};
-    if (!p->t->send_inline(p->index, &h, (const char *)buf + dt->true_lb, bytes))
-        return false;
-    seq_taken(c, dest);
-    return true;
-}
-
-int dmpi_send(const void *buf, int count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c, int mode)
-{
-    if (DMPI_LIKELY(dest != MPI_PROC_NULL && dt->contig && mode != DMPI_MODE_SYNC) &&
-        send_direct(buf, count, dt, dest, tag, c))
-        return MPI_SUCCESS;
-    return send_slow(buf, count, dt, dest, tag, c, mode);
-}
-
 bool dmpi_send_try_direct(const void *buf, int count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c)
 {
-    return dest != MPI_PROC_NULL && dt->contig && send_direct(buf, count, dt, dest, tag, c);
+    return dest != MPI_PROC_NULL && dt->contig && dmpi_send_direct(buf, count, dt, dest, tag, c);
 }
 
 int dmpi_send_init(const void *buf, int count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c, int mode,

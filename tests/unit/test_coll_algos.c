@@ -68,7 +68,12 @@ int dmpi_irecv(void *buf, int count, dmpi_dtype_t *dt, int src, int tag, dmpi_co
     not_here(__func__);
     return MPI_ERR_INTERN;
 }
-void dmpi_progress_set_hook(int (*fn)(void))
+void dmpi_progress_add_hook(dmpi_progress_fn *fn)
+{
+    (void)fn;
+    not_here(__func__);
+}
+void dmpi_progress_remove_hook(dmpi_progress_fn *fn)
 {
     (void)fn;
     not_here(__func__);

@@ -18,7 +18,7 @@ static bool self_send_inline(int peer, const dmpi_hdr_t *h, const void *buf, siz
 {
     (void)peer;
     dmpi_msg_t *um = NULL;
-    dmpi_deliver_eager(h, dmpi_world.rank, bytes, buf, bytes, false, 0, &um);
+    dmpi_deliver_eager(h, dmpi_world.rank, bytes, buf, bytes, &um);
     return true;
 }
 
@@ -28,7 +28,10 @@ static void self_send(dmpi_request_t *s)
     bool sync = s->mode == DMPI_MODE_SYNC;
     s->sync_pending = sync;
     s->data_pending = 0;
-    dmpi_deliver_eager(&s->hdr, s->peer, s->bytes, s->buf, s->bytes, sync, (uint64_t)(uintptr_t)s, &um);
+    if (sync)
+        dmpi_deliver_eager_sync(&s->hdr, s->peer, s->bytes, s->buf, s->bytes, (uint64_t)(uintptr_t)s, &um);
+    else
+        dmpi_deliver_eager(&s->hdr, s->peer, s->bytes, s->buf, s->bytes, &um);
     if (!sync)
         dmpi_req_complete(s);       /* a sync send completes in self_sync_ack */
 }

@@ -274,8 +274,7 @@ static bool shm_send_inline(int local, const dmpi_hdr_t *m, const void *buf, siz
         return false;
     h->m = *m;
     h->len = bytes;
-    if (bytes)
-        memcpy((char *)h + SHM_HDR_BYTES, buf, bytes);
+    dmpi_copy((char *)h + SHM_HDR_BYTES, buf, bytes);
     shm_tx_publish(&p->tx, h, SHM_EAGER, 0, (uint32_t)bytes);
     return true;
 }
@@ -487,8 +486,9 @@ static void rx_one(shm_peer_t *p, shm_hdr_t *h, uint64_t w)
     switch (shm_word_kind(w)) {
     case SHM_EAGER: {
         dmpi_msg_t *um = NULL;
-        dmpi_request_t *r = dmpi_deliver_eager(&h->m, p->world, h->len, payload, n,
-                                               shm_word_flags(w) & SHM_F_SYNC, h->cookie, &um);
+        dmpi_request_t *r = DMPI_LIKELY(!(shm_word_flags(w) & SHM_F_SYNC))
+                                ? dmpi_deliver_eager(&h->m, p->world, h->len, payload, n, &um)
+                                : dmpi_deliver_eager_sync(&h->m, p->world, h->len, payload, n, h->cookie, &um);
         if (h->len > n) {
             p->cont_req = r;
             p->cont_msg = um;
