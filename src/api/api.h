@@ -5,6 +5,7 @@
 #define DMPI_API_H
 
 #include "core/dmpi.h"
+#include "core/lock.h"
 
 #define DMPI_ALIAS(name) _Pragma(DMPI_STR(weak MPI_##name = PMPI_##name))
 #define DMPI_STR(x) #x

@@ -17,6 +17,7 @@ int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
                             MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval,
                             void *extra_state)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Comm_create_keyval";
     int err;
     if ((err = dmpi_check_init(fn)) || (err = dmpi_check_ptr(fn, comm_keyval, "comm_keyval")) ||
@@ -28,6 +29,7 @@ int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
 
 int PMPI_Comm_free_keyval(int *comm_keyval)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Comm_free_keyval";
     int err;
     if ((err = dmpi_check_init(fn)) || (err = dmpi_check_ptr(fn, comm_keyval, "comm_keyval")) ||
@@ -38,6 +40,7 @@ int PMPI_Comm_free_keyval(int *comm_keyval)
 
 int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Comm_set_attr";
     dmpi_comm_t *c = NULL;
     int err;
@@ -49,6 +52,7 @@ int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
 
 int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Comm_get_attr";
     dmpi_comm_t *c = NULL;
     int err;
@@ -61,6 +65,7 @@ int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int 
 
 int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Comm_delete_attr";
     dmpi_comm_t *c = NULL;
     int err;

@@ -38,6 +38,7 @@ static int check_grid(const char *fn, const dmpi_comm_t *c, int ndims, const int
 
 int PMPI_Dims_create(int nnodes, int ndims, int dims[])
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Dims_create";
     int err;
     if ((err = dmpi_check_init(fn)) || (err = check_ndims(fn, ndims)) ||
@@ -57,6 +58,7 @@ int PMPI_Dims_create(int nnodes, int ndims, int dims[])
 int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder,
                      MPI_Comm *comm_cart)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Cart_create";
     dmpi_comm_t *c = NULL, *n = NULL;
     int err = dmpi_topo_check_parent(fn, comm_old, comm_cart, &c);
@@ -69,6 +71,7 @@ int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int p
 
 int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Cart_map";
     dmpi_comm_t *c = NULL;
     int err;
@@ -85,6 +88,7 @@ int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[
 
 int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Cart_sub";
     dmpi_comm_t *c = NULL, *n = NULL;
     const dmpi_topo_t *t;
@@ -97,6 +101,7 @@ int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
 
 int PMPI_Cartdim_get(MPI_Comm comm, int *ndims)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Cartdim_get";
     dmpi_comm_t *c = NULL;
     const dmpi_topo_t *t;
@@ -110,6 +115,7 @@ int PMPI_Cartdim_get(MPI_Comm comm, int *ndims)
 /* maxdims below ndims returns the first maxdims entries. */
 int PMPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[])
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Cart_get";
     dmpi_comm_t *c = NULL;
     const dmpi_topo_t *t;
@@ -128,6 +134,7 @@ int PMPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coo
 
 int PMPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Cart_rank";
     dmpi_comm_t *c = NULL;
     const dmpi_topo_t *t;
@@ -148,6 +155,7 @@ int PMPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank)
 
 int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Cart_coords";
     dmpi_comm_t *c = NULL;
     const dmpi_topo_t *t;
@@ -168,6 +176,7 @@ int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
 
 int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Cart_shift";
     dmpi_comm_t *c = NULL;
     const dmpi_topo_t *t;

@@ -7,6 +7,7 @@ DMPI_ALIAS(Ibarrier)
 
 int PMPI_Barrier(MPI_Comm comm)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Barrier";
     dmpi_comm_t *c = NULL;
     int err;
@@ -17,6 +18,7 @@ int PMPI_Barrier(MPI_Comm comm)
 
 int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Ibarrier";
     dmpi_comm_t *c = NULL;
     dmpi_request_t *r;

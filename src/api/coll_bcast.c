@@ -31,10 +31,12 @@ static int bcast(const char *fn, void *buffer, int count, MPI_Datatype datatype,
 
 int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
+    DMPI_API_ENTER;
     return bcast("MPI_Bcast", buffer, count, datatype, root, comm, NULL, false);
 }
 
 int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request *request)
 {
+    DMPI_API_ENTER;
     return bcast("MPI_Ibcast", buffer, count, datatype, root, comm, request, true);
 }

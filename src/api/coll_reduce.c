@@ -95,12 +95,14 @@ static int reduce(const char *fn, const void *sendbuf, void *recvbuf, int count,
 int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
                 MPI_Comm comm)
 {
+    DMPI_API_ENTER;
     return reduce("MPI_Reduce", sendbuf, recvbuf, count, datatype, op, root, comm, NULL, false);
 }
 
 int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
                  MPI_Comm comm, MPI_Request *request)
 {
+    DMPI_API_ENTER;
     return reduce("MPI_Ireduce", sendbuf, recvbuf, count, datatype, op, root, comm, request, true);
 }
 
@@ -132,34 +134,40 @@ static int all_to_all(const char *fn, int kind, const void *sendbuf, void *recvb
 
 int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
+    DMPI_API_ENTER;
     return all_to_all("MPI_Allreduce", ALLREDUCE, sendbuf, recvbuf, count, datatype, op, comm, NULL, false);
 }
 
 int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                     MPI_Request *request)
 {
+    DMPI_API_ENTER;
     return all_to_all("MPI_Iallreduce", ALLREDUCE, sendbuf, recvbuf, count, datatype, op, comm, request, true);
 }
 
 int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
+    DMPI_API_ENTER;
     return all_to_all("MPI_Scan", SCAN, sendbuf, recvbuf, count, datatype, op, comm, NULL, false);
 }
 
 int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                MPI_Request *request)
 {
+    DMPI_API_ENTER;
     return all_to_all("MPI_Iscan", SCAN, sendbuf, recvbuf, count, datatype, op, comm, request, true);
 }
 
 int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
+    DMPI_API_ENTER;
     return all_to_all("MPI_Exscan", EXSCAN, sendbuf, recvbuf, count, datatype, op, comm, NULL, false);
 }
 
 int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                  MPI_Request *request)
 {
+    DMPI_API_ENTER;
     return all_to_all("MPI_Iexscan", EXSCAN, sendbuf, recvbuf, count, datatype, op, comm, request, true);
 }
 
@@ -211,6 +219,7 @@ static int reduce_scatter(const char *fn, bool block, const void *sendbuf, void 
 int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
                         MPI_Op op, MPI_Comm comm)
 {
+    DMPI_API_ENTER;
     return reduce_scatter("MPI_Reduce_scatter", false, sendbuf, recvbuf, recvcounts, 0, datatype, op, comm, NULL,
                           false);
 }
@@ -218,6 +227,7 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
 int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
                          MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
+    DMPI_API_ENTER;
     return reduce_scatter("MPI_Ireduce_scatter", false, sendbuf, recvbuf, recvcounts, 0, datatype, op, comm,
                           request, true);
 }
@@ -225,6 +235,7 @@ int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcount
 int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
                               MPI_Comm comm)
 {
+    DMPI_API_ENTER;
     return reduce_scatter("MPI_Reduce_scatter_block", true, sendbuf, recvbuf, NULL, recvcount, datatype, op, comm,
                           NULL, false);
 }
@@ -232,6 +243,7 @@ int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
 int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
                                MPI_Comm comm, MPI_Request *request)
 {
+    DMPI_API_ENTER;
     return reduce_scatter("MPI_Ireduce_scatter_block", true, sendbuf, recvbuf, NULL, recvcount, datatype, op, comm,
                           request, true);
 }

@@ -6,6 +6,7 @@ DMPI_ALIAS(Comm_size)
 
 int PMPI_Comm_rank(MPI_Comm comm, int *rank)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Comm_rank";
     dmpi_comm_t *c = NULL;
     int err;
@@ -17,6 +18,7 @@ int PMPI_Comm_rank(MPI_Comm comm, int *rank)
 
 int PMPI_Comm_size(MPI_Comm comm, int *size)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Comm_size";
     dmpi_comm_t *c = NULL;
     int err;

@@ -33,6 +33,7 @@ static int result(const char *fn, dmpi_comm_t *parent, int err, dmpi_comm_t *mad
 
 int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Comm_dup";
     dmpi_comm_t *c = NULL, *n = NULL;
     int err = check_comm_out(fn, comm, newcomm, &c);
@@ -43,6 +44,7 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 
 int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Comm_split";
     dmpi_comm_t *c = NULL, *n = NULL;
     int err = check_comm_out(fn, comm, newcomm, &c);
@@ -66,6 +68,7 @@ static int check_subgroup(const char *fn, dmpi_comm_t *c, MPI_Group group, dmpi_
 
 int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Comm_create";
     dmpi_comm_t *c = NULL, *n = NULL;
     dmpi_group_t *g;
@@ -79,6 +82,7 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 
 int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Comm_create_group";
     dmpi_comm_t *c = NULL, *n = NULL;
     dmpi_group_t *g;
@@ -98,6 +102,7 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
 
 int PMPI_Comm_free(MPI_Comm *comm)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Comm_free";
     dmpi_comm_t *c = NULL;
     int err;
@@ -113,6 +118,7 @@ int PMPI_Comm_free(MPI_Comm *comm)
 
 int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Comm_compare";
     dmpi_comm_t *a = NULL, *b = NULL;
     int err;
@@ -125,6 +131,7 @@ int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
 
 int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Comm_set_name";
     dmpi_comm_t *c = NULL;
     int err;
@@ -137,6 +144,7 @@ int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
 
 int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Comm_get_name";
     dmpi_comm_t *c = NULL;
     int err;

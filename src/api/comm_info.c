@@ -31,6 +31,7 @@ static int check_info_arg(const char *fn, MPI_Info info, dmpi_info_t **i)
 
 int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Comm_split_type";
     dmpi_comm_t *c = NULL, *n = NULL;
     dmpi_info_t *i;
@@ -81,6 +82,7 @@ static int set_hints(const char *fn, dmpi_comm_t *c, const dmpi_info_t *i)
 
 int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Comm_dup_with_info";
     dmpi_comm_t *c = NULL, *n = NULL;
     dmpi_info_t *i;
@@ -99,6 +101,7 @@ int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 
 int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Comm_set_info";
     dmpi_comm_t *c = NULL;
     dmpi_info_t *i;
@@ -115,6 +118,7 @@ int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
 
 int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Comm_get_info";
     dmpi_comm_t *c = NULL;
     int err;

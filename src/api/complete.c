@@ -62,6 +62,7 @@ static MPI_Status *status_at(MPI_Status *statuses, int i)
 
 int PMPI_Wait(MPI_Request *request, MPI_Status *status)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Wait";
     dmpi_request_t *r;
     int err;
@@ -79,6 +80,7 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
 
 int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Test";
     dmpi_request_t *r;
     int err;
@@ -195,6 +197,7 @@ static bool resolved_all_done(void *arg)
 
 int PMPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Waitall";
     int err;
     if ((err = check_array(fn, count, requests)) || (err = dmpi_check_statuses(fn, count, statuses)))
@@ -215,6 +218,7 @@ int PMPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
 
 int PMPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Testall";
     int err;
     if ((err = check_array(fn, count, requests)) || (err = dmpi_check_ptr(fn, flag, "flag")) ||
@@ -245,6 +249,7 @@ static int finish_one(const char *fn, MPI_Request requests[], int i, int *index,
 
 int PMPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Waitany";
     int err, active;
     if ((err = check_array(fn, count, requests)) || (err = dmpi_check_ptr(fn, index, "index")) ||
@@ -263,6 +268,7 @@ int PMPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *stat
 
 int PMPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Testany";
     int err, active;
     if ((err = check_array(fn, count, requests)) || (err = dmpi_check_ptr(fn, index, "index")) ||
@@ -308,11 +314,13 @@ static int some(const char *fn, int incount, MPI_Request requests[], int *outcou
 
 int PMPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[], MPI_Status statuses[])
 {
+    DMPI_API_ENTER;
     return some("MPI_Waitsome", incount, requests, outcount, indices, statuses, true);
 }
 
 int PMPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[], MPI_Status statuses[])
 {
+    DMPI_API_ENTER;
     return some("MPI_Testsome", incount, requests, outcount, indices, statuses, false);
 }
 
@@ -332,6 +340,7 @@ static int check_live(const char *fn, MPI_Request *request, dmpi_request_t **r)
 
 int PMPI_Request_free(MPI_Request *request)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Request_free";
     dmpi_request_t *r;
     int err;
@@ -344,6 +353,7 @@ int PMPI_Request_free(MPI_Request *request)
 
 int PMPI_Cancel(MPI_Request *request)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Cancel";
     dmpi_request_t *r;
     int err;
@@ -356,6 +366,7 @@ int PMPI_Cancel(MPI_Request *request)
 
 int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Request_get_status";
     dmpi_request_t *r;
     int err;
@@ -377,6 +388,7 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 
 int PMPI_Test_cancelled(const MPI_Status *status, int *flag)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Test_cancelled";
     int err;
     if ((err = dmpi_check_ptr(fn, status, "status")) || (err = dmpi_check_ptr(fn, flag, "flag")))

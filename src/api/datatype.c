@@ -11,6 +11,7 @@ DMPI_ALIAS(Type_get_true_extent_x)
 
 int PMPI_Type_size(MPI_Datatype datatype, int *size)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Type_size";
     dmpi_dtype_t *dt;
     int err;
@@ -23,6 +24,7 @@ int PMPI_Type_size(MPI_Datatype datatype, int *size)
 
 int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Type_size_x";
     dmpi_dtype_t *dt;
     int err;
@@ -46,6 +48,7 @@ static int check_extent_args(const char *fn, MPI_Datatype datatype, const void *
 
 int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Type_get_extent";
     dmpi_dtype_t *dt;
     int err = check_extent_args(fn, datatype, lb, extent, &dt);
@@ -58,6 +61,7 @@ int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
 
 int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Type_get_extent_x";
     dmpi_dtype_t *dt;
     int err = check_extent_args(fn, datatype, lb, extent, &dt);
@@ -70,6 +74,7 @@ int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *exte
 
 int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Type_get_true_extent";
     dmpi_dtype_t *dt;
     int err = check_extent_args(fn, datatype, true_lb, true_extent, &dt);
@@ -82,6 +87,7 @@ int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint
 
 int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Type_get_true_extent_x";
     dmpi_dtype_t *dt;
     int err = check_extent_args(fn, datatype, true_lb, true_extent, &dt);

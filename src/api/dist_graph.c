@@ -65,6 +65,7 @@ int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int s
                                     int outdegree, const int destinations[], const int destweights[], MPI_Info info,
                                     int reorder, MPI_Comm *comm_dist_graph)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Dist_graph_create_adjacent";
     dmpi_comm_t *c = NULL, *n = NULL;
     int err = dmpi_topo_check_parent(fn, comm_old, comm_dist_graph, &c);
@@ -106,6 +107,7 @@ int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const 
                            const int destinations[], const int weights[], MPI_Info info, int reorder,
                            MPI_Comm *comm_dist_graph)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Dist_graph_create";
     dmpi_comm_t *c = NULL, *nc = NULL;
     int err = dmpi_topo_check_parent(fn, comm_old, comm_dist_graph, &c);
@@ -118,6 +120,7 @@ int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const 
 
 int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree, int *weighted)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Dist_graph_neighbors_count";
     dmpi_comm_t *c = NULL;
     const dmpi_topo_t *t;
@@ -153,6 +156,7 @@ static int check_out(const char *fn, bool weighted, int max, int degree, const i
 int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int sourceweights[], int maxoutdegree,
                               int destinations[], int destweights[])
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Dist_graph_neighbors";
     dmpi_comm_t *c = NULL;
     const dmpi_topo_t *t;

@@ -14,6 +14,7 @@ DMPI_ALIAS(Error_class)
 
 int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Comm_set_errhandler";
     dmpi_comm_t *c = NULL;
     int err;
@@ -29,6 +30,7 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 
 int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Comm_get_errhandler";
     dmpi_comm_t *c = NULL;
     int err;
@@ -42,6 +44,7 @@ int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
 
 int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *function, MPI_Errhandler *errhandler)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Comm_create_errhandler";
     int err;
     if ((err = dmpi_check_init(fn)) || (err = dmpi_check_ptr(fn, (const void *)function, "function")) ||
@@ -52,6 +55,7 @@ int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *function, MPI_Errh
 
 int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Comm_call_errhandler";
     dmpi_comm_t *c = NULL;
     int err;
@@ -63,6 +67,7 @@ int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
 
 int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Errhandler_free";
     int err;
     if ((err = dmpi_check_init(fn)) || (err = dmpi_check_ptr(fn, errhandler, "errhandler")))
@@ -75,6 +80,7 @@ int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
 
 int PMPI_Error_string(int errorcode, char *string, int *resultlen)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Error_string";
     int err;
     if ((err = dmpi_check_ptr(fn, string, "string")) || (err = dmpi_check_ptr(fn, resultlen, "resultlen")))
@@ -89,6 +95,7 @@ int PMPI_Error_string(int errorcode, char *string, int *resultlen)
 
 int PMPI_Error_class(int errorcode, int *errorclass)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Error_class";
     int err;
     if ((err = dmpi_check_ptr(fn, errorclass, "errorclass")))

@@ -36,6 +36,7 @@ static int check_graph(const char *fn, const dmpi_comm_t *c, int nnodes, const i
 int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int indx[], const int edges[], int reorder,
                       MPI_Comm *comm_graph)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Graph_create";
     dmpi_comm_t *c = NULL, *n = NULL;
     int err = dmpi_topo_check_parent(fn, comm_old, comm_graph, &c);
@@ -47,6 +48,7 @@ int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int indx[], const int
 
 int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int indx[], const int edges[], int *newrank)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Graph_map";
     dmpi_comm_t *c = NULL;
     int err;
@@ -59,6 +61,7 @@ int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int indx[], const int edges[
 
 int PMPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Graphdims_get";
     dmpi_comm_t *c = NULL;
     const dmpi_topo_t *t;
@@ -74,6 +77,7 @@ int PMPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges)
 /* Short arrays get the first maxindex / maxedges entries. */
 int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int indx[], int edges[])
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Graph_get";
     dmpi_comm_t *c = NULL;
     const dmpi_topo_t *t;
@@ -97,6 +101,7 @@ static int check_node(const char *fn, const dmpi_topo_t *t, int rank)
 
 int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Graph_neighbors_count";
     dmpi_comm_t *c = NULL;
     const dmpi_topo_t *t;
@@ -111,6 +116,7 @@ int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors)
 /* A short array gets the first maxneighbors neighbours. */
 int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[])
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Graph_neighbors";
     dmpi_comm_t *c = NULL;
     const dmpi_topo_t *t;

@@ -35,6 +35,7 @@ static int hand_out(const char *fn, int err, dmpi_group_t *g, MPI_Group *out)
 
 int PMPI_Group_size(MPI_Group group, int *size)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Group_size";
     dmpi_group_t *g;
     int err;
@@ -46,6 +47,7 @@ int PMPI_Group_size(MPI_Group group, int *size)
 
 int PMPI_Group_rank(MPI_Group group, int *rank)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Group_rank";
     dmpi_group_t *g;
     int err;
@@ -57,6 +59,7 @@ int PMPI_Group_rank(MPI_Group group, int *rank)
 
 int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2, int ranks2[])
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Group_translate_ranks";
     dmpi_group_t *a, *b;
     int err;
@@ -75,6 +78,7 @@ int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_
 
 int PMPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Group_compare";
     dmpi_group_t *a, *b;
     int err;
@@ -99,16 +103,19 @@ static int set_op(const char *fn, MPI_Group group1, MPI_Group group2, MPI_Group 
 
 int PMPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
 {
+    DMPI_API_ENTER;
     return set_op("MPI_Group_union", group1, group2, newgroup, dmpi_group_union);
 }
 
 int PMPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
 {
+    DMPI_API_ENTER;
     return set_op("MPI_Group_intersection", group1, group2, newgroup, dmpi_group_intersection);
 }
 
 int PMPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
 {
+    DMPI_API_ENTER;
     return set_op("MPI_Group_difference", group1, group2, newgroup, dmpi_group_difference);
 }
 
@@ -146,11 +153,13 @@ static int incl_excl(const char *fn, MPI_Group group, int n, const int *ranks, M
 
 int PMPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
 {
+    DMPI_API_ENTER;
     return incl_excl("MPI_Group_incl", group, n, ranks, newgroup, true);
 }
 
 int PMPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
 {
+    DMPI_API_ENTER;
     return incl_excl("MPI_Group_excl", group, n, ranks, newgroup, false);
 }
 
@@ -204,16 +213,19 @@ static int range_incl_excl(const char *fn, MPI_Group group, int n, int ranges[][
 
 int PMPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
 {
+    DMPI_API_ENTER;
     return range_incl_excl("MPI_Group_range_incl", group, n, ranges, newgroup, true);
 }
 
 int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
 {
+    DMPI_API_ENTER;
     return range_incl_excl("MPI_Group_range_excl", group, n, ranges, newgroup, false);
 }
 
 int PMPI_Group_free(MPI_Group *group)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Group_free";
     dmpi_group_t *g;
     int err;
@@ -226,6 +238,7 @@ int PMPI_Group_free(MPI_Group *group)
 
 int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Comm_group";
     dmpi_comm_t *c = NULL;
     int err;

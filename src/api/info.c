@@ -37,6 +37,7 @@ static int check_key(const char *fn, const char *key)
 
 int PMPI_Info_create(MPI_Info *info)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Info_create";
     int err;
     if ((err = dmpi_check_ptr(fn, info, "info")) || (err = dmpi_info_create(info)))
@@ -46,6 +47,7 @@ int PMPI_Info_create(MPI_Info *info)
 
 int PMPI_Info_set(MPI_Info info, const char *key, const char *value)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Info_set";
     dmpi_info_t *i;
     int err;
@@ -61,6 +63,7 @@ int PMPI_Info_set(MPI_Info info, const char *key, const char *value)
 
 int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Info_get";
     dmpi_info_t *i;
     int err;
@@ -81,6 +84,7 @@ int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int
 
 int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Info_get_string";
     dmpi_info_t *i;
     int err;
@@ -105,6 +109,7 @@ int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *valu
 
 int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Info_get_valuelen";
     dmpi_info_t *i;
     int err;
@@ -120,6 +125,7 @@ int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *f
 
 int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Info_get_nkeys";
     dmpi_info_t *i;
     int err;
@@ -131,6 +137,7 @@ int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys)
 
 int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Info_get_nthkey";
     dmpi_info_t *i;
     int err;
@@ -145,6 +152,7 @@ int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key)
 
 int PMPI_Info_delete(MPI_Info info, const char *key)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Info_delete";
     dmpi_info_t *i;
     int err;
@@ -155,6 +163,7 @@ int PMPI_Info_delete(MPI_Info info, const char *key)
 
 int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Info_dup";
     dmpi_info_t *i;
     int err;
@@ -166,6 +175,7 @@ int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
 
 int PMPI_Info_free(MPI_Info *info)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Info_free";
     dmpi_info_t *i;
     int err;

@@ -42,6 +42,7 @@ static int init(const char *fn, int required, int *provided)
 
 int PMPI_Init(int *argc, char ***argv)
 {
+    DMPI_API_ENTER;
     (void)argc;
     (void)argv;
     int provided;
@@ -50,6 +51,7 @@ int PMPI_Init(int *argc, char ***argv)
 
 int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
+    DMPI_API_ENTER;
     (void)argc;
     (void)argv;
     const char *fn = "MPI_Init_thread";
@@ -78,6 +80,7 @@ int PMPI_Finalized(int *flag)
 
 int PMPI_Finalize(void)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Finalize";
     int err = dmpi_check_init(fn);
     if (err != MPI_SUCCESS)
@@ -88,6 +91,7 @@ int PMPI_Finalize(void)
 
 int PMPI_Abort(MPI_Comm comm, int errorcode)
 {
+    DMPI_API_ENTER;
     /* Aborts every rank of the job, whatever comm is (allowed by the standard). */
     (void)comm;
     fflush(stdout);
@@ -117,6 +121,7 @@ int PMPI_Is_thread_main(int *flag)
 
 int PMPI_Get_processor_name(char *name, int *resultlen)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Get_processor_name";
     int err;
     if ((err = dmpi_check_ptr(fn, name, "name")) || (err = dmpi_check_ptr(fn, resultlen, "resultlen")))
@@ -164,6 +169,7 @@ double PMPI_Wtick(void)
 
 int PMPI_Pcontrol(const int level, ...)
 {
+    DMPI_API_ENTER;
     (void)level;                    /* no profiling levels of our own */
     return MPI_SUCCESS;
 }

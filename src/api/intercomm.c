@@ -11,6 +11,7 @@ DMPI_ALIAS(Intercomm_merge)
 
 int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Comm_test_inter";
     dmpi_comm_t *c = NULL;
     int err;
@@ -22,6 +23,7 @@ int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
 
 int PMPI_Comm_remote_size(MPI_Comm comm, int *size)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Comm_remote_size";
     dmpi_comm_t *c = NULL;
     int err;
@@ -34,6 +36,7 @@ int PMPI_Comm_remote_size(MPI_Comm comm, int *size)
 
 int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Comm_remote_group";
     dmpi_comm_t *c = NULL;
     int err;
@@ -67,6 +70,7 @@ static int check_leader_args(const char *fn, MPI_Comm peer_comm, int remote_lead
 int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader, int tag,
                           MPI_Comm *newintercomm)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Intercomm_create";
     dmpi_comm_t *c = NULL, *peer = NULL, *n = NULL;
     int err;
@@ -86,6 +90,7 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
 
 int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Intercomm_merge";
     dmpi_comm_t *c = NULL, *n = NULL;
     int err;

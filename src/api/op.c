@@ -33,16 +33,19 @@ static int create(const char *fn, MPI_User_function *user_fn, MPI_User_function_
 
 int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
 {
+    DMPI_API_ENTER;
     return create("MPI_Op_create", user_fn, NULL, commute, op);
 }
 
 int PMPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op)
 {
+    DMPI_API_ENTER;
     return create("MPI_Op_create_c", NULL, user_fn, commute, op);
 }
 
 int PMPI_Op_free(MPI_Op *op)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Op_free";
     dmpi_op_t *o;
     int err;
@@ -57,6 +60,7 @@ int PMPI_Op_free(MPI_Op *op)
 
 int PMPI_Op_commutative(MPI_Op op, int *commute)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Op_commutative";
     dmpi_op_t *o;
     int err;
@@ -99,10 +103,12 @@ static int reduce_local(const char *fn, const void *inbuf, void *inoutbuf, MPI_C
 
 int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op)
 {
+    DMPI_API_ENTER;
     return reduce_local("MPI_Reduce_local", inbuf, inoutbuf, count, datatype, op);
 }
 
 int PMPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op)
 {
+    DMPI_API_ENTER;
     return reduce_local("MPI_Reduce_local_c", inbuf, inoutbuf, count, datatype, op);
 }

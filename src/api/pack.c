@@ -42,6 +42,7 @@ static int check_pack_args(const char *fn, MPI_Comm comm, int count, MPI_Datatyp
 int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize, int *position,
               MPI_Comm comm)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Pack";
     dmpi_comm_t *c = NULL;
     dmpi_dtype_t *dt = NULL;
@@ -58,6 +59,7 @@ int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbu
 int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount, MPI_Datatype datatype,
                 MPI_Comm comm)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Unpack";
     dmpi_comm_t *c = NULL;
     dmpi_dtype_t *dt = NULL;
@@ -73,6 +75,7 @@ int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int 
 
 int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Pack_size";
     dmpi_comm_t *c = NULL;
     dmpi_dtype_t *dt;

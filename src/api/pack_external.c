@@ -44,6 +44,7 @@ static int check_stream(const char *fn, const void *buf, MPI_Aint bufsize, const
 int PMPI_Pack_external(const char *datarep, const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf,
                        MPI_Aint outsize, MPI_Aint *position)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Pack_external";
     dmpi_dtype_t *dt;
     int err;
@@ -60,6 +61,7 @@ int PMPI_Pack_external(const char *datarep, const void *inbuf, int incount, MPI_
 int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize, MPI_Aint *position, void *outbuf,
                          int outcount, MPI_Datatype datatype)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Unpack_external";
     dmpi_dtype_t *dt;
     int err;
@@ -76,6 +78,7 @@ int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insiz
 
 int PMPI_Pack_external_size(const char *datarep, int incount, MPI_Datatype datatype, MPI_Aint *size)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Pack_external_size";
     dmpi_dtype_t *dt;
     int err;

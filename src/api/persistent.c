@@ -28,30 +28,35 @@ static int send_init(const char *fn, const void *buf, int count, MPI_Datatype ty
 int PMPI_Send_init(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                    MPI_Request *request)
 {
+    DMPI_API_ENTER;
     return send_init("MPI_Send_init", buf, count, type, dest, tag, comm, DMPI_MODE_STANDARD, request);
 }
 
 int PMPI_Ssend_init(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                     MPI_Request *request)
 {
+    DMPI_API_ENTER;
     return send_init("MPI_Ssend_init", buf, count, type, dest, tag, comm, DMPI_MODE_SYNC, request);
 }
 
 int PMPI_Rsend_init(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                     MPI_Request *request)
 {
+    DMPI_API_ENTER;
     return send_init("MPI_Rsend_init", buf, count, type, dest, tag, comm, DMPI_MODE_READY, request);
 }
 
 int PMPI_Bsend_init(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                     MPI_Request *request)
 {
+    DMPI_API_ENTER;
     return send_init("MPI_Bsend_init", buf, count, type, dest, tag, comm, DMPI_MODE_BUFFERED, request);
 }
 
 int PMPI_Recv_init(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
                    MPI_Request *request)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Recv_init";
     dmpi_comm_t *c = NULL;
     dmpi_dtype_t *dt;
@@ -77,6 +82,7 @@ static int check_startable(const char *fn, MPI_Request h, dmpi_request_t **r)
 
 int PMPI_Start(MPI_Request *request)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Start";
     dmpi_request_t *r = NULL;
     int err;
@@ -88,6 +94,7 @@ int PMPI_Start(MPI_Request *request)
 
 int PMPI_Startall(int count, MPI_Request requests[])
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Startall";
     dmpi_request_t *r = NULL;
     int err;

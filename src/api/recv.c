@@ -13,7 +13,8 @@ DMPI_ALIAS(Mrecv)
 DMPI_ALIAS(Imrecv)
 DMPI_ALIAS(Get_count)
 
-int PMPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status *status)
+static inline __attribute__((always_inline)) int recv_blocking(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                         MPI_Status *status)
 {
     const char *fn = "MPI_Recv";
     dmpi_comm_t *c = dmpi_comm_get(comm);
@@ -28,8 +29,15 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_
     return DMPI_LIKELY(err == MPI_SUCCESS) ? err : dmpi_api_error(c, fn, err);
 }
 
+int PMPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+    DMPI_API_FAST(recv_blocking(buf, count, type, source, tag, comm, status));
+    return recv_blocking(buf, count, type, source, tag, comm, status);
+}
+
 int PMPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request *request)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Irecv";
     dmpi_comm_t *c = dmpi_comm_get(comm);
     dmpi_dtype_t *dt = dmpi_dtype_get(type);
@@ -57,6 +65,7 @@ static int check_probe(const char *fn, int source, int tag, MPI_Comm comm, dmpi_
 
 int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Iprobe";
     dmpi_comm_t *c = NULL;
     int err;
@@ -68,6 +77,7 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *statu
 
 int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Probe";
     dmpi_comm_t *c = NULL;
     int err;
@@ -86,6 +96,7 @@ static MPI_Message message_handle(int flag, dmpi_request_t *m)
 
 int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Improbe";
     dmpi_comm_t *c = NULL;
     dmpi_request_t *m = NULL;
@@ -100,6 +111,7 @@ int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mes
 
 int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Mprobe";
     dmpi_comm_t *c = NULL;
     dmpi_request_t *m = NULL;
@@ -131,6 +143,7 @@ static int check_mrecv(const char *fn, void *buf, int count, MPI_Datatype type, 
 
 int PMPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Request *request)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Imrecv";
     dmpi_dtype_t *dt = NULL;
     dmpi_request_t *m, *r;
@@ -154,6 +167,7 @@ int PMPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, M
 
 int PMPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Status *status)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Mrecv";
     dmpi_dtype_t *dt = NULL;
     dmpi_request_t *m, *r;
@@ -176,6 +190,7 @@ int PMPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MP
 
 int PMPI_Get_count(const MPI_Status *status, MPI_Datatype type, int *count)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Get_count";
     dmpi_dtype_t *dt;
     int err;

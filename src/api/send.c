@@ -14,7 +14,7 @@ DMPI_ALIAS(Ibsend)
 DMPI_ALIAS(Buffer_attach)
 DMPI_ALIAS(Buffer_detach)
 
-static int blocking_send(const char *fn, const void *buf, int count, MPI_Datatype type, int dest, int tag,
+static inline __attribute__((always_inline)) int blocking_send(const char *fn, const void *buf, int count, MPI_Datatype type, int dest, int tag,
                          MPI_Comm comm, int mode)
 {
     dmpi_comm_t *c = dmpi_comm_get(comm);
@@ -31,21 +31,25 @@ static int blocking_send(const char *fn, const void *buf, int count, MPI_Datatyp
 
 int PMPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
+    DMPI_API_FAST(blocking_send("MPI_Send", buf, count, type, dest, tag, comm, DMPI_MODE_STANDARD));
     return blocking_send("MPI_Send", buf, count, type, dest, tag, comm, DMPI_MODE_STANDARD);
 }
 
 int PMPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
+    DMPI_API_ENTER;
     return blocking_send("MPI_Ssend", buf, count, type, dest, tag, comm, DMPI_MODE_SYNC);
 }
 
 int PMPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
+    DMPI_API_ENTER;
     return blocking_send("MPI_Rsend", buf, count, type, dest, tag, comm, DMPI_MODE_READY);
 }
 
 int PMPI_Bsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
+    DMPI_API_ENTER;
     return blocking_send("MPI_Bsend", buf, count, type, dest, tag, comm, DMPI_MODE_BUFFERED);
 }
 
@@ -86,26 +90,31 @@ static int nonblocking_send(const char *fn, const void *buf, int count, MPI_Data
 
 int PMPI_Isend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
+    DMPI_API_ENTER;
     return nonblocking_send("MPI_Isend", buf, count, type, dest, tag, comm, DMPI_MODE_STANDARD, request);
 }
 
 int PMPI_Issend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
+    DMPI_API_ENTER;
     return nonblocking_send("MPI_Issend", buf, count, type, dest, tag, comm, DMPI_MODE_SYNC, request);
 }
 
 int PMPI_Irsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
+    DMPI_API_ENTER;
     return nonblocking_send("MPI_Irsend", buf, count, type, dest, tag, comm, DMPI_MODE_READY, request);
 }
 
 int PMPI_Ibsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
+    DMPI_API_ENTER;
     return nonblocking_send("MPI_Ibsend", buf, count, type, dest, tag, comm, DMPI_MODE_BUFFERED, request);
 }
 
 int PMPI_Buffer_attach(void *buffer, int size)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Buffer_attach";
     int err = dmpi_check_init(fn);
     if (!err && size < 0)
@@ -119,6 +128,7 @@ int PMPI_Buffer_attach(void *buffer, int size)
 
 int PMPI_Buffer_detach(void *buffer_addr, int *size)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Buffer_detach";
     int err;
     if ((err = dmpi_check_init(fn)) || (err = dmpi_check_ptr(fn, buffer_addr, "the buffer address pointer")) ||

@@ -36,6 +36,7 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
                   void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
                   MPI_Comm comm, MPI_Status *status)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Sendrecv";
     dmpi_comm_t *c = NULL;
     dmpi_request_t *r;
@@ -49,6 +50,7 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
 int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int sendtag, int source, int recvtag,
                           MPI_Comm comm, MPI_Status *status)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Sendrecv_replace";
     dmpi_comm_t *c = NULL;
     dmpi_request_t *r;
@@ -63,6 +65,7 @@ int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, in
                    void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
                    MPI_Comm comm, MPI_Request *request)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Isendrecv";
     dmpi_comm_t *c = NULL;
     dmpi_request_t *r;
@@ -79,6 +82,7 @@ int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, in
 int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int sendtag, int source,
                            int recvtag, MPI_Comm comm, MPI_Request *request)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Isendrecv_replace";
     dmpi_comm_t *c = NULL;
     dmpi_request_t *r;

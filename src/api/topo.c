@@ -55,6 +55,7 @@ int dmpi_topo_made(const char *fn, dmpi_comm_t *parent, int err, dmpi_comm_t *ma
 
 int PMPI_Topo_test(MPI_Comm comm, int *status)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Topo_test";
     dmpi_comm_t *c = NULL;
     int err;

@@ -10,6 +10,7 @@ DMPI_ALIAS(Aint_diff)
 
 int PMPI_Get_address(const void *location, MPI_Aint *address)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Get_address";
     int err;
     if ((err = dmpi_check_ptr(fn, address, "address")))

@@ -13,6 +13,7 @@ DMPI_ALIAS(Type_delete_attr)
 int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
                             MPI_Type_delete_attr_function *type_delete_attr_fn, int *type_keyval, void *extra_state)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Type_create_keyval";
     int err;
     if ((err = dmpi_check_init(fn)) || (err = dmpi_check_ptr(fn, type_keyval, "type_keyval")) ||
@@ -24,6 +25,7 @@ int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
 
 int PMPI_Type_free_keyval(int *type_keyval)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Type_free_keyval";
     int err;
     if ((err = dmpi_check_init(fn)) || (err = dmpi_check_ptr(fn, type_keyval, "type_keyval")) ||
@@ -34,6 +36,7 @@ int PMPI_Type_free_keyval(int *type_keyval)
 
 int PMPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Type_set_attr";
     dmpi_dtype_t *dt;
     int err;
@@ -46,6 +49,7 @@ int PMPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_v
 
 int PMPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Type_get_attr";
     dmpi_dtype_t *dt;
     int err;
@@ -59,6 +63,7 @@ int PMPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_v
 
 int PMPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Type_delete_attr";
     dmpi_dtype_t *dt;
     int err;

@@ -7,6 +7,7 @@ DMPI_ALIAS(Type_free)
 
 int PMPI_Type_commit(MPI_Datatype *datatype)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Type_commit";
     dmpi_dtype_t *dt;
     int err;
@@ -21,6 +22,7 @@ int PMPI_Type_commit(MPI_Datatype *datatype)
  * hold it; the handle is the user's no more. */
 int PMPI_Type_free(MPI_Datatype *datatype)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Type_free";
     dmpi_dtype_t *dt;
     int err;

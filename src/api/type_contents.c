@@ -9,6 +9,7 @@ DMPI_ALIAS(Type_get_contents)
 int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses, int *num_datatypes,
                            int *combiner)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Type_get_envelope";
     dmpi_dtype_t *dt;
     int err;
@@ -37,6 +38,7 @@ static int check_room(const char *fn, int max, int n, const void *array, const c
 int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes,
                            int array_of_integers[], MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[])
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Type_get_contents";
     dmpi_dtype_t *dt;
     int err;

@@ -100,6 +100,7 @@ static int check_count_fits(const char *fn, int count, int per_block)
 
 int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Type_contiguous";
     dmpi_dtype_t *old = NULL;
     size_t total = 0;
@@ -111,6 +112,7 @@ int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 
 int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Type_vector";
     dmpi_dtype_t *old = NULL;
     size_t total = 0;
@@ -125,6 +127,7 @@ int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtyp
 int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
                              MPI_Datatype *newtype)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Type_create_hvector";
     dmpi_dtype_t *old = NULL;
     size_t total = 0;
@@ -139,6 +142,7 @@ int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Da
 int PMPI_Type_indexed(int count, const int array_of_blocklengths[], const int array_of_displacements[],
                       MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Type_indexed";
     dmpi_dtype_t *old = NULL;
     int err;
@@ -154,6 +158,7 @@ int PMPI_Type_indexed(int count, const int array_of_blocklengths[], const int ar
 int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[],
                               MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Type_create_hindexed";
     dmpi_dtype_t *old = NULL;
     int err;
@@ -169,6 +174,7 @@ int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[], cons
 int PMPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[],
                                    MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Type_create_indexed_block";
     dmpi_dtype_t *old = NULL;
     size_t total = 0;
@@ -186,6 +192,7 @@ int PMPI_Type_create_indexed_block(int count, int blocklength, const int array_o
 int PMPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint array_of_displacements[],
                                     MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Type_create_hindexed_block";
     dmpi_dtype_t *old = NULL;
     size_t total = 0;
@@ -202,6 +209,7 @@ int PMPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint a
 int PMPI_Type_create_struct(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[],
                             const MPI_Datatype array_of_types[], MPI_Datatype *newtype)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Type_create_struct";
     size_t total = 0;
     int err;
@@ -226,6 +234,7 @@ int PMPI_Type_create_struct(int count, const int array_of_blocklengths[], const 
 
 int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Type_create_resized";
     dmpi_dtype_t *old = NULL;
     int err;
@@ -237,6 +246,7 @@ int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
 
 int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Type_dup";
     dmpi_dtype_t *old = NULL, *dup;
     int err;

@@ -50,6 +50,7 @@ static int check_subarray_dims(const char *fn, int ndims, const int sizes[], con
 int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int array_of_subsizes[],
                               const int array_of_starts[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Type_create_subarray";
     dmpi_dtype_t *old, *dt;
     int err;
@@ -121,6 +122,7 @@ int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gs
                             const int array_of_dargs[], const int array_of_psizes[], int order, MPI_Datatype oldtype,
                             MPI_Datatype *newtype)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Type_create_darray";
     dmpi_dtype_t *old, *dt;
     int err;

@@ -25,6 +25,7 @@ static int count_elements(const char *fn, const MPI_Status *status, MPI_Datatype
 
 int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Get_elements";
     MPI_Count n;
     int err = count_elements(fn, status, datatype, count, &n);
@@ -36,6 +37,7 @@ int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *coun
 
 int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Get_elements_x";
     MPI_Count n;
     int err = count_elements(fn, status, datatype, count, &n);

@@ -6,6 +6,7 @@ DMPI_ALIAS(Type_match_size)
 
 int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Type_match_size";
     int err;
     if ((err = dmpi_check_init(fn)) || (err = dmpi_check_ptr(fn, datatype, "datatype")))

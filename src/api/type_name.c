@@ -9,6 +9,7 @@ DMPI_ALIAS(Type_get_name)
 
 int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Type_set_name";
     dmpi_dtype_t *dt;
     int err;
@@ -21,6 +22,7 @@ int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
 
 int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
 {
+    DMPI_API_ENTER;
     const char *fn = "MPI_Type_get_name";
     dmpi_dtype_t *dt;
     int err;

@@ -2,6 +2,7 @@
 #include "comm/comm.h"
 #include "coll/select.h"
 #include "core/params.h"
+#include "core/lock.h"
 #include "core/ctxid.h"
 #include "core/attr.h"
 #include "core/errhandler.h"
@@ -81,13 +82,15 @@ int dmpi_init(int required, int *provided)
     if (dmpi_tport_plan() != 0 || dmpi_node_init() != 0 || dmpi_tport_init() != 0)
         return dmpi_err(MPI_ERR_OTHER, "MPI_Init: cannot set up communication with the other ranks (see above)");
     /* Threads: one thread at a time may call MPI, from any thread. */
-    dmpi_world.thread_level = required < MPI_THREAD_SERIALIZED ? required : MPI_THREAD_SERIALIZED;
-    if (dmpi_world.thread_level < MPI_THREAD_SINGLE)
-        dmpi_world.thread_level = MPI_THREAD_SINGLE;
+    /* Any thread level: MPI_THREAD_MULTIPLE turns the library lock on
+     * (core/lock.h), the others cost nothing. */
+    dmpi_world.thread_level = required < MPI_THREAD_SINGLE ? MPI_THREAD_SINGLE
+                              : required > MPI_THREAD_MULTIPLE ? MPI_THREAD_MULTIPLE : required;
     *provided = dmpi_world.thread_level;
     if (dmpi_info_init_env(dmpi_world.thread_level) != MPI_SUCCESS)
         return dmpi_err(MPI_ERR_NO_MEM, "MPI_Init: out of memory for MPI_INFO_ENV");
     dmpi_world.state = DMPI_STATE_INIT;
+    dmpi_lock_on = dmpi_world.thread_level == MPI_THREAD_MULTIPLE;
     if (dmpi_world.oversubscribed && dmpi_world.local_rank == 0)
         dmpi_verbose(1, "%d ranks on this node share fewer cores: waiting ranks yield the processor",
                      dmpi_world.local_size);

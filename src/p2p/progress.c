@@ -9,6 +9,7 @@
  * After DMPI_HANG_TIMEOUT seconds, say what this rank is waiting for. */
 #include "p2p/p2p.h"
 #include "core/params.h"
+#include "core/lock.h"
 #include <sched.h>
 #include <stdio.h>
 
@@ -83,6 +84,8 @@ static void report_hang(const dmpi_request_t *r, double waited)
 static uint64_t idle(const dmpi_request_t *r, uint64_t spins, double *start, double *next_report)
 {
     spins++;
+    if (DMPI_UNLIKELY(dmpi_lock_on))
+        dmpi_lock_yield();          /* other threads call MPI while this one waits */
     /* 64 bits: DMPI_SPIN_COUNT goes up to 10^9, 16 times that overflows 32 */
     uint64_t limit = (uint64_t)dmpi_params.spin_count * (dmpi_world.oversubscribed ? 1 : 16);
     if (spins >= limit)
