@@ -2,6 +2,7 @@
  * MPI_IN_PLACE (every rank's block is already in its place in recvbuf). */
 #include "api/coll_move.h"
 #include "coll/coll.h"
+#include "coll/table.h"
 
 DMPI_ALIAS(Allgather)
 DMPI_ALIAS(Iallgather)
@@ -27,7 +28,7 @@ static int allgather(const char *fn, const void *sendbuf, int sendcount, MPI_Dat
         (err = dmpi_check_not_aliased(fn, sendbuf, recvbuf, recvcount)) ||
         (nb && (err = dmpi_check_ptr(fn, request, "the request pointer"))))
         return dmpi_api_error(c, fn, err);
-    err = dmpi_coll_allgather(c, sendbuf, sdt ? (size_t)sendcount : 0, sdt, recvbuf, (size_t)recvcount, rdt,
+    err = c->coll->allgather(c, sendbuf, sdt ? (size_t)sendcount : 0, sdt, recvbuf, (size_t)recvcount, rdt,
                               nb ? &r : NULL);
     if (err != MPI_SUCCESS)
         return dmpi_api_error(c, fn, err);
@@ -50,7 +51,7 @@ static int allgatherv(const char *fn, const void *sendbuf, int sendcount, MPI_Da
                                   recvtype, &rdt)) ||
         (nb && (err = dmpi_check_ptr(fn, request, "the request pointer"))))
         return dmpi_api_error(c, fn, err);
-    err = dmpi_coll_allgatherv(c, sendbuf, sdt ? (size_t)sendcount : 0, sdt, recvbuf, recvcounts, displs, rdt,
+    err = c->coll->allgatherv(c, sendbuf, sdt ? (size_t)sendcount : 0, sdt, recvbuf, recvcounts, displs, rdt,
                                nb ? &r : NULL);
     if (err != MPI_SUCCESS)
         return dmpi_api_error(c, fn, err);

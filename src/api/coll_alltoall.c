@@ -4,6 +4,7 @@
  * displacements and types are ignored). */
 #include "api/coll_move.h"
 #include "coll/coll.h"
+#include "coll/table.h"
 
 DMPI_ALIAS(Alltoall)
 DMPI_ALIAS(Ialltoall)
@@ -35,7 +36,7 @@ static int alltoall(const char *fn, const void *sendbuf, int sendcount, MPI_Data
         (err = dmpi_check_not_aliased(fn, sendbuf, recvbuf, recvcount)) ||
         (nb && (err = dmpi_check_ptr(fn, request, "the request pointer"))))
         return dmpi_api_error(c, fn, err);
-    err = dmpi_coll_alltoall(c, sendbuf, sdt ? (size_t)sendcount : 0, sdt, recvbuf, (size_t)recvcount, rdt,
+    err = c->coll->alltoall(c, sendbuf, sdt ? (size_t)sendcount : 0, sdt, recvbuf, (size_t)recvcount, rdt,
                              nb ? &r : NULL);
     return finish(fn, c, err, r, nb ? request : NULL);
 }
@@ -57,7 +58,7 @@ static int alltoallv(const char *fn, const void *sendbuf, const int sendcounts[]
                                   recvtype, &rdt)) ||
         (nb && (err = dmpi_check_ptr(fn, request, "the request pointer"))))
         return dmpi_api_error(c, fn, err);
-    err = dmpi_coll_alltoallv(c, sendbuf, sendcounts, sdispls, sdt, recvbuf, recvcounts, rdispls, rdt,
+    err = c->coll->alltoallv(c, sendbuf, sendcounts, sdispls, sdt, recvbuf, recvcounts, rdispls, rdt,
                               nb ? &r : NULL);
     return finish(fn, c, err, r, nb ? request : NULL);
 }
@@ -76,7 +77,7 @@ static int alltoallw(const char *fn, const void *sendbuf, const int sendcounts[]
         (err = dmpi_check_wblocks(fn, "recv", recvbuf, c->size, recvcounts, rdispls, recvtypes)) ||
         (nb && (err = dmpi_check_ptr(fn, request, "the request pointer"))))
         return dmpi_api_error(c, fn, err);
-    err = dmpi_coll_alltoallw(c, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
+    err = c->coll->alltoallw(c, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
                               nb ? &r : NULL);
     return finish(fn, c, err, r, nb ? request : NULL);
 }

@@ -1,6 +1,7 @@
 /* MPI_Barrier and MPI_Ibarrier. */
 #include "api/coll_move.h"
 #include "coll/coll.h"
+#include "coll/table.h"
 
 DMPI_ALIAS(Barrier)
 DMPI_ALIAS(Ibarrier)
@@ -11,7 +12,7 @@ int PMPI_Barrier(MPI_Comm comm)
     const char *fn = "MPI_Barrier";
     dmpi_comm_t *c = NULL;
     int err;
-    if ((err = dmpi_check_coll(fn, comm, &c)) || (err = dmpi_coll_ibarrier(c, NULL)))
+    if ((err = dmpi_check_coll(fn, comm, &c)) || (err = c->coll->barrier(c, NULL)))
         return dmpi_api_error(c, fn, err);
     return MPI_SUCCESS;
 }
@@ -24,7 +25,7 @@ int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
     dmpi_request_t *r;
     int err;
     if ((err = dmpi_check_coll(fn, comm, &c)) || (err = dmpi_check_ptr(fn, request, "the request pointer")) ||
-        (err = dmpi_coll_ibarrier(c, &r)))
+        (err = c->coll->barrier(c, &r)))
         return dmpi_api_error(c, fn, err);
     *request = r->handle;
     return MPI_SUCCESS;

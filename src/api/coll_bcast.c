@@ -1,6 +1,7 @@
 /* MPI_Bcast and MPI_Ibcast: argument checks, then coll/select.c. */
 #include "api/api.h"
 #include "coll/coll.h"
+#include "coll/table.h"
 
 DMPI_ALIAS(Bcast)
 DMPI_ALIAS(Ibcast)
@@ -22,7 +23,7 @@ static int bcast(const char *fn, void *buffer, int count, MPI_Datatype datatype,
         return dmpi_api_error(c, fn, dmpi_err(MPI_ERR_BUFFER, "%s: MPI_IN_PLACE is not allowed as the buffer", fn));
     if ((err = dmpi_check_buf(fn, buffer, count, dt)) ||
         (nonblocking && (err = dmpi_check_ptr(fn, request, "request"))) ||
-        (err = dmpi_coll_bcast(c, buffer, (size_t)count, dt, root, nonblocking ? &r : NULL)))
+        (err = c->coll->bcast(c, buffer, (size_t)count, dt, root, nonblocking ? &r : NULL)))
         return dmpi_api_error(c, fn, err);
     if (nonblocking)
         *request = r->handle;

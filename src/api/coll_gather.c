@@ -3,6 +3,7 @@
  * sendbuf (its block is already in recvbuf). */
 #include "api/coll_move.h"
 #include "coll/coll.h"
+#include "coll/table.h"
 
 DMPI_ALIAS(Gather)
 DMPI_ALIAS(Igather)
@@ -33,7 +34,7 @@ static int gather(const char *fn, const void *sendbuf, int sendcount, MPI_Dataty
                              (err = dmpi_check_block(fn, "recv", recvbuf, recvcount, recvtype, &rdt)))) ||
         (nb && (err = dmpi_check_ptr(fn, request, "the request pointer"))))
         return dmpi_api_error(c, fn, err);
-    err = dmpi_coll_gather(c, sendbuf, sdt ? (size_t)sendcount : 0, sdt, recvbuf, rdt ? (size_t)recvcount : 0, rdt,
+    err = c->coll->gather(c, sendbuf, sdt ? (size_t)sendcount : 0, sdt, recvbuf, rdt ? (size_t)recvcount : 0, rdt,
                            root, nb ? &r : NULL);
     if (err != MPI_SUCCESS)
         return dmpi_api_error(c, fn, err);
@@ -58,7 +59,7 @@ static int gatherv(const char *fn, const void *sendbuf, int sendcount, MPI_Datat
                                     recvtype, &rdt)))) ||
         (nb && (err = dmpi_check_ptr(fn, request, "the request pointer"))))
         return dmpi_api_error(c, fn, err);
-    err = dmpi_coll_gatherv(c, sendbuf, sdt ? (size_t)sendcount : 0, sdt, recvbuf, recvcounts, displs, rdt, root,
+    err = c->coll->gatherv(c, sendbuf, sdt ? (size_t)sendcount : 0, sdt, recvbuf, recvcounts, displs, rdt, root,
                             nb ? &r : NULL);
     if (err != MPI_SUCCESS)
         return dmpi_api_error(c, fn, err);

@@ -4,6 +4,7 @@
  * call and its nonblocking form share everything but the request. */
 #include "api/api.h"
 #include "coll/coll.h"
+#include "coll/table.h"
 #include "core/op.h"
 #include <limits.h>
 
@@ -88,7 +89,7 @@ static int reduce(const char *fn, const void *sendbuf, void *recvbuf, int count,
         (at_root && ((err = check_buf(fn, recvbuf, "recvbuf", (size_t)count, dt, false)) ||
                      (err = check_alias(fn, sendbuf, recvbuf, (size_t)count, dt)))))
         return dmpi_api_error(c, fn, err);
-    err = dmpi_coll_reduce(c, sendbuf, recvbuf, (size_t)count, dt, o, root, nonblocking ? &r : NULL);
+    err = c->coll->reduce(c, sendbuf, recvbuf, (size_t)count, dt, o, root, nonblocking ? &r : NULL);
     return finish(c, fn, err, r, nonblocking ? request : NULL);
 }
 
@@ -124,11 +125,11 @@ static int all_to_all(const char *fn, int kind, const void *sendbuf, void *recvb
         (err = check_alias(fn, sendbuf, recvbuf, (size_t)count, dt)))
         return dmpi_api_error(c, fn, err);
     if (kind == ALLREDUCE)
-        err = dmpi_coll_allreduce(c, sendbuf, recvbuf, (size_t)count, dt, o, rp);
+        err = c->coll->allreduce(c, sendbuf, recvbuf, (size_t)count, dt, o, rp);
     else if (kind == SCAN)
-        err = dmpi_coll_scan(c, sendbuf, recvbuf, (size_t)count, dt, o, rp);
+        err = c->coll->scan(c, sendbuf, recvbuf, (size_t)count, dt, o, rp);
     else
-        err = dmpi_coll_exscan(c, sendbuf, recvbuf, (size_t)count, dt, o, rp);
+        err = c->coll->exscan(c, sendbuf, recvbuf, (size_t)count, dt, o, rp);
     return finish(c, fn, err, r, nonblocking ? request : NULL);
 }
 
@@ -210,9 +211,9 @@ static int reduce_scatter(const char *fn, bool block, const void *sendbuf, void 
         (err = check_alias(fn, sendbuf, recvbuf, total, dt)))
         return dmpi_api_error(c, fn, err);
     if (!block)
-        err = dmpi_coll_reduce_scatter(c, sendbuf, recvbuf, recvcounts, dt, o, rp);
+        err = c->coll->reduce_scatter(c, sendbuf, recvbuf, recvcounts, dt, o, rp);
     else
-        err = dmpi_coll_reduce_scatter_block(c, sendbuf, recvbuf, (size_t)recvcount, dt, o, rp);
+        err = c->coll->reduce_scatter_block(c, sendbuf, recvbuf, (size_t)recvcount, dt, o, rp);
     return finish(c, fn, err, r, nonblocking ? request : NULL);
 }
 

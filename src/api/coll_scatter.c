@@ -3,6 +3,7 @@
  * recvbuf (its block stays where it is in sendbuf). */
 #include "api/coll_move.h"
 #include "coll/coll.h"
+#include "coll/table.h"
 
 DMPI_ALIAS(Scatter)
 DMPI_ALIAS(Iscatter)
@@ -33,7 +34,7 @@ static int scatter(const char *fn, const void *sendbuf, int sendcount, MPI_Datat
         (err = check_recv(fn, c, root, recvbuf, recvcount, recvtype, &rdt)) ||
         (nb && (err = dmpi_check_ptr(fn, request, "the request pointer"))))
         return dmpi_api_error(c, fn, err);
-    err = dmpi_coll_scatter(c, sendbuf, sdt ? (size_t)sendcount : 0, sdt, recvbuf, rdt ? (size_t)recvcount : 0, rdt,
+    err = c->coll->scatter(c, sendbuf, sdt ? (size_t)sendcount : 0, sdt, recvbuf, rdt ? (size_t)recvcount : 0, rdt,
                             root, nb ? &r : NULL);
     if (err != MPI_SUCCESS)
         return dmpi_api_error(c, fn, err);
@@ -58,7 +59,7 @@ static int scatterv(const char *fn, const void *sendbuf, const int sendcounts[],
         (err = check_recv(fn, c, root, recvbuf, recvcount, recvtype, &rdt)) ||
         (nb && (err = dmpi_check_ptr(fn, request, "the request pointer"))))
         return dmpi_api_error(c, fn, err);
-    err = dmpi_coll_scatterv(c, sendbuf, sendcounts, displs, sdt, recvbuf, rdt ? (size_t)recvcount : 0, rdt, root,
+    err = c->coll->scatterv(c, sendbuf, sendcounts, displs, sdt, recvbuf, rdt ? (size_t)recvcount : 0, rdt, root,
                              nb ? &r : NULL);
     if (err != MPI_SUCCESS)
         return dmpi_api_error(c, fn, err);

@@ -2,6 +2,7 @@
  * new communicator takes the lowest context pair free on all its members
  * (comm/exchange.c); intercommunicators go to comm/intercomm.c. */
 #include "comm/comm.h"
+#include "coll/table.h"
 #include "core/attr.h"
 #include "core/group.h"
 #include "core/info.h"
@@ -12,7 +13,10 @@
 /* A communicator over group g (this process is in it) on context pair. */
 static int make_comm(dmpi_comm_t *parent, dmpi_group_t *g, int pair, dmpi_comm_t **out)
 {
-    return dmpi_comm_make(parent, g, pair, false, out);
+    int err = dmpi_comm_make(parent, g, pair, false, out);
+    if (err == MPI_SUCCESS)
+        dmpi_coll_comm_init(*out);
+    return err;
 }
 
 static int dup_intra(dmpi_comm_t *c, dmpi_comm_t **out)

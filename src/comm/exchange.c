@@ -3,24 +3,25 @@
  * collective context, with its own tag). */
 #include "comm/comm.h"
 #include "coll/coll.h"
+#include "coll/table.h"
 #include "core/ctxid.h"
 #include "core/op.h"
 
 int dmpi_comm_and_words(dmpi_comm_t *c, uint32_t *words, int n)
 {
-    return dmpi_coll_allreduce(c, MPI_IN_PLACE, words, (size_t)n, dmpi_dtype_get(MPI_UINT32_T),
+    return c->coll->allreduce(c, MPI_IN_PLACE, words, (size_t)n, dmpi_dtype_get(MPI_UINT32_T),
                                dmpi_op_get(MPI_BAND), NULL);
 }
 
 int dmpi_comm_bcast_words(dmpi_comm_t *c, int root, uint32_t *words, int n)
 {
-    return dmpi_coll_bcast(c, words, (size_t)n, dmpi_dtype_get(MPI_UINT32_T), root, NULL);
+    return c->coll->bcast(c, words, (size_t)n, dmpi_dtype_get(MPI_UINT32_T), root, NULL);
 }
 
 int dmpi_comm_allgather_ints(dmpi_comm_t *c, const int *mine, int k, int *all)
 {
     dmpi_dtype_t *ints = dmpi_dtype_get(MPI_INT);
-    return dmpi_coll_allgather(c, mine, (size_t)k, ints, all, (size_t)k, ints, NULL);
+    return c->coll->allgather(c, mine, (size_t)k, ints, all, (size_t)k, ints, NULL);
 }
 
 int dmpi_comm_agree_pair(dmpi_comm_t *c, int *pair)

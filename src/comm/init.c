@@ -11,6 +11,7 @@
 #include "p2p/p2p.h"
 #include "p2p/bsend.h"
 #include "coll/coll.h"
+#include "coll/table.h"
 #include "pmi/pmi.h"
 #include "node/node.h"
 #include "tport/tport.h"
@@ -81,6 +82,8 @@ int dmpi_init(int required, int *provided)
      * make it, then the transports start on it. */
     if (dmpi_tport_plan() != 0 || dmpi_node_init() != 0 || dmpi_tport_init() != 0)
         return dmpi_err(MPI_ERR_OTHER, "MPI_Init: cannot set up communication with the other ranks (see above)");
+    dmpi_coll_comm_init(dmpi_comm_get(MPI_COMM_WORLD));
+    dmpi_coll_comm_init(dmpi_comm_get(MPI_COMM_SELF));
     /* Threads: one thread at a time may call MPI, from any thread. */
     /* Any thread level: MPI_THREAD_MULTIPLE turns the library lock on
      * (core/lock.h), the others cost nothing. */

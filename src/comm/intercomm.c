@@ -12,6 +12,7 @@
 #include "core/ctxid.h"
 #include "core/group.h"
 #include "coll/coll.h"
+#include "coll/table.h"
 #include "p2p/p2p.h"
 #include <stdlib.h>
 #include <string.h>
@@ -167,6 +168,8 @@ static int make_inter(dmpi_comm_t *parent, dmpi_group_t *lg, dmpi_group_t *rg, i
         return err;
     }
     strcpy(ic->local_comm->name, "the local group of an intercommunicator");
+    dmpi_coll_comm_init(ic->local_comm);
+    dmpi_coll_comm_init(ic);
     *out = ic;
     return MPI_SUCCESS;
 }
@@ -258,7 +261,10 @@ int dmpi_intercomm_merge(dmpi_comm_t *ic, bool high, dmpi_comm_t **out)
     }
     if (!g)
         return dmpi_err(MPI_ERR_NO_MEM, "%s: out of memory for the merged group", fn);
-    return dmpi_comm_make(ic, g, pair, false, out);
+    err = dmpi_comm_make(ic, g, pair, false, out);
+    if (err == MPI_SUCCESS)
+        dmpi_coll_comm_init(*out);
+    return err;
 }
 
 /* ---- dup, split and create of an intercommunicator -------------------- */

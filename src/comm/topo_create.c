@@ -6,6 +6,7 @@
 #include "core/topo.h"
 #include "core/group.h"
 #include "coll/coll.h"
+#include "coll/table.h"
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,7 +189,7 @@ static int exchange_edges(dmpi_comm_t *c, const edge_t *by, const int *off, edge
         scounts[r] = (off[r + 1] - off[r]) * per;
         sdispls[r] = off[r] * per;
     }
-    int err = dmpi_coll_alltoall(c, scounts, 1, ints, rcounts, 1, ints, NULL);
+    int err = c->coll->alltoall(c, scounts, 1, ints, rcounts, 1, ints, NULL);
     long long total = 0;
     for (int r = 0; err == MPI_SUCCESS && r < size; r++) {
         rdispls[r] = (int)total;
@@ -197,7 +198,7 @@ static int exchange_edges(dmpi_comm_t *c, const edge_t *by, const int *off, edge
     if (err == MPI_SUCCESS && (total > INT_MAX || !(*got = malloc((size_t)total * sizeof(int) + 1))))
         err = dmpi_err(MPI_ERR_NO_MEM, "MPI_Dist_graph_create: out of memory for %lld edges", total / per);
     if (err == MPI_SUCCESS)
-        err = dmpi_coll_alltoallv(c, by, scounts, sdispls, ints, *got, rcounts, rdispls, ints, NULL);
+        err = c->coll->alltoallv(c, by, scounts, sdispls, ints, *got, rcounts, rdispls, ints, NULL);
     *ngot = (int)(total / per);
     free(scounts);
     return err;
