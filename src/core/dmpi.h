@@ -115,6 +115,9 @@ int dmpi_dtype_iov(const dmpi_dtype_t *dt, const void *base, size_t first, size_
 /* Predefined elements in the first bytes of count elements; -1 if bytes
  * ends inside a predefined element. */
 MPI_Count dmpi_dtype_elements(const dmpi_dtype_t *dt, size_t bytes);
+/* The reverse (MPI_Status_set_elements): the bytes of the first n predefined
+ * elements of a stream of dt; -1 if they are more than INT64_MAX. */
+int dmpi_dtype_elements_bytes(const dmpi_dtype_t *dt, MPI_Count n, size_t *bytes);
 /* Calls fn for each run of n predefined elements of type basic at disp
  * (from base), in typemap order, for count elements. Stops early and returns
  * what fn returns if that is not 0. */

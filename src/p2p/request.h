@@ -123,5 +123,8 @@ void dmpi_req_fill_status(const dmpi_request_t *r, MPI_Status *st);
 void dmpi_status_set(MPI_Status *st, int source, int tag, int error, size_t bytes, bool cancelled);
 void dmpi_status_empty(MPI_Status *st);
 size_t dmpi_status_bytes(const MPI_Status *st);
+/* The byte count alone, or the cancelled flag alone (MPI_Status_set_*). */
+void dmpi_status_set_bytes(MPI_Status *st, size_t bytes);
+void dmpi_status_set_cancelled(MPI_Status *st, bool cancelled);
 
 #endif
