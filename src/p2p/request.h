@@ -14,6 +14,7 @@ typedef enum {
     DMPI_REQ_COMPOSITE,     /* completes when its sub-requests do (isendrecv) */
     DMPI_REQ_MESSAGE,       /* an MPI_Message from Mprobe: holds the matched message */
     DMPI_REQ_COLL,          /* a collective's schedule (coll/sched.c) completes it */
+    DMPI_REQ_GREQ,          /* generalized: the program completes it (p2p/grequest.c) */
 } dmpi_req_kind_t;
 
 /* Send modes */
@@ -71,6 +72,7 @@ typedef struct dmpi_request {
     /* composite: sub-requests */
     struct dmpi_request *sub[2];
     void *replace_buf;           /* isendrecv_replace: where to unpack at the end */
+    struct dmpi_greq *greq;      /* generalized request: the program's callbacks */
 } dmpi_request_t;
 
 dmpi_request_t *dmpi_req_alloc(int kind);           /* zeroed, with a handle */
