@@ -201,6 +201,15 @@ int dmpi_err(int cls, const char *fmt, ...) __attribute__((format(printf, 2, 3))
 int dmpi_err_handle(dmpi_comm_t *comm, const char *call, int code);
 int dmpi_err_class_of(int code);                     /* -1 if code is not valid */
 const char *dmpi_err_string_of(int code);
+/* Classes and codes added by the program (above MPI_ERR_LASTCODE); fn names
+ * the call in error messages. A class must lose its codes before it goes. */
+typedef enum { DMPI_ERR_CLASS, DMPI_ERR_CODE, DMPI_ERR_STRING } dmpi_err_part_t;
+int dmpi_err_add_class(int *cls);
+int dmpi_err_add_code(const char *fn, int cls, int *code);
+int dmpi_err_add_string(const char *fn, int code, const char *text);
+int dmpi_err_remove(const char *fn, int code, dmpi_err_part_t what);
+/* The largest class or code in use: MPI_LASTUSEDCODE's value. */
+int dmpi_err_last_used(void);
 bool dmpi_errhandler_valid(MPI_Errhandler e);
 void dmpi_errhandler_finalize(void);
 
