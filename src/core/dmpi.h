@@ -213,6 +213,12 @@ int dmpi_err_last_used(void);
 bool dmpi_errhandler_valid(MPI_Errhandler e);
 void dmpi_errhandler_finalize(void);
 
+/* ---- memory (core/mem.c) ------------------------------------------------- */
+/* MPI_Alloc_mem's blocks: aligned to a cache line, or to align if larger (a
+ * power of two); size 0 gives a block too. */
+int dmpi_mem_alloc(MPI_Aint size, size_t align, void **out);
+int dmpi_mem_free(void *p);                  /* -1 if p is not such a block */
+
 /* ---- logging and fatal exits --------------------------------------------- */
 void dmpi_verbose(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void dmpi_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
