@@ -86,8 +86,12 @@ int dmpi_req_live_count(void) { return live; }
 
 void dmpi_req_pool_finalize(void)
 {
-    for (int i = 0; i < nblocks; i++)
+    for (int i = 0; i < nblocks; i++) {
+        for (int j = 0; j < BLOCK_SIZE; j++)   /* generalized requests the program left behind */
+            if (blocks[i][j].kind == DMPI_REQ_GREQ)
+                free(blocks[i][j].greq);
         free(blocks[i]);
+    }
     free(blocks);
     free(free_idx);
     blocks = NULL;
