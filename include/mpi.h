@@ -105,6 +105,15 @@ int MPIR_Dup_fn(MPI_Comm oldcomm, int keyval, void *extra_state, void *attribute
 #define MPI_COMM_NULL_DELETE_FN ((MPI_Comm_delete_attr_function *)0)
 #define MPI_COMM_DUP_FN         ((MPI_Comm_copy_attr_function *)MPIR_Dup_fn)
 
+/* The MPI-1 names of the same callbacks (MPI_Keyval_create, MPI_Errhandler_create) */
+typedef int (MPI_Copy_function)(MPI_Comm oldcomm, int keyval, void *extra_state, void *attribute_val_in,
+                                void *attribute_val_out, int *flag);
+typedef int (MPI_Delete_function)(MPI_Comm comm, int keyval, void *attribute_val, void *extra_state);
+typedef void (MPI_Handler_function)(MPI_Comm *comm, int *errcode, ...);
+#define MPI_NULL_COPY_FN   ((MPI_Copy_function *)0)
+#define MPI_NULL_DELETE_FN ((MPI_Delete_function *)0)
+#define MPI_DUP_FN         MPIR_Dup_fn
+
 /* Attribute callbacks of datatypes (MPI_TYPE_DUP_FN is MPIR_Dup_fn too) */
 typedef int (MPI_Type_copy_attr_function)(MPI_Datatype oldtype, int type_keyval, void *extra_state,
                                           void *attribute_val_in, void *attribute_val_out, int *flag);
@@ -118,6 +127,13 @@ typedef int (MPI_Type_delete_attr_function)(MPI_Datatype datatype, int type_keyv
  * elements of *datatype, inoutvec[i] = invec[i] op inoutvec[i]. */
 typedef void (MPI_User_function)(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
 typedef void (MPI_User_function_c)(void *invec, void *inoutvec, MPI_Count *len, MPI_Datatype *datatype);
+
+/* Callbacks of a generalized request (MPI_Grequest_start): fill in the
+ * status of the completed request, release the program's state, start a
+ * cancellation (complete: whether MPI_Grequest_complete was already called). */
+typedef int (MPI_Grequest_query_function)(void *extra_state, MPI_Status *status);
+typedef int (MPI_Grequest_free_function)(void *extra_state);
+typedef int (MPI_Grequest_cancel_function)(void *extra_state, int complete);
 
 /* ======================================================================
  * 3. Null and predefined object handles
@@ -557,6 +573,12 @@ int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode) DMPI_API;
 int MPI_Errhandler_free(MPI_Errhandler *errhandler) DMPI_API;
 int MPI_Error_string(int errorcode, char *string, int *resultlen) DMPI_API;
 int MPI_Error_class(int errorcode, int *errorclass) DMPI_API;
+int MPI_Add_error_class(int *errorclass) DMPI_API;
+int MPI_Add_error_code(int errorclass, int *errorcode) DMPI_API;
+int MPI_Add_error_string(int errorcode, const char *string) DMPI_API;
+int MPI_Remove_error_class(int errorclass) DMPI_API;
+int MPI_Remove_error_code(int errorcode) DMPI_API;
+int MPI_Remove_error_string(int errorcode) DMPI_API;
 
 /* Point-to-point: blocking and nonblocking sends and receives */
 int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
@@ -626,6 +648,15 @@ int MPI_Request_free(MPI_Request *request) DMPI_API;
 int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count) DMPI_API;
 int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status) DMPI_API;
 int MPI_Test_cancelled(const MPI_Status *status, int *flag) DMPI_API;
+int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count) DMPI_API;
+int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count) DMPI_API;
+int MPI_Status_set_cancelled(MPI_Status *status, int flag) DMPI_API;
+
+/* Generalized requests */
+int MPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
+                         MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+                         MPI_Request *request) DMPI_API;
+int MPI_Grequest_complete(MPI_Request request) DMPI_API;
 
 /* Point-to-point: persistent requests */
 int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
@@ -667,6 +698,7 @@ int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval) DMPI_API;
 
 /* Info objects */
 int MPI_Info_create(MPI_Info *info) DMPI_API;
+int MPI_Info_create_env(int argc, char *argv[], MPI_Info *info) DMPI_API;
 int MPI_Info_set(MPI_Info info, const char *key, const char *value) DMPI_API;
 int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag) DMPI_API;
 int MPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag) DMPI_API;
@@ -676,6 +708,10 @@ int MPI_Info_get_nthkey(MPI_Info info, int n, char *key) DMPI_API;
 int MPI_Info_delete(MPI_Info info, const char *key) DMPI_API;
 int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo) DMPI_API;
 int MPI_Info_free(MPI_Info *info) DMPI_API;
+
+/* Memory for communication (MPI_Alloc_mem's baseptr is really a void **) */
+int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr) DMPI_API;
+int MPI_Free_mem(void *base) DMPI_API;
 
 /* Intercommunicators */
 int MPI_Comm_test_inter(MPI_Comm comm, int *flag) DMPI_API;
@@ -783,6 +819,29 @@ int MPI_Type_free_keyval(int *type_keyval) DMPI_API;
 int MPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val) DMPI_API;
 int MPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag) DMPI_API;
 int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval) DMPI_API;
+
+/* MPI-1 names removed in MPI-3 that the ABI keeps (the MPI-2 calls above are
+ * their replacements) */
+int MPI_Address(void *location, MPI_Aint *address) DMPI_API;
+int MPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent) DMPI_API;
+int MPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement) DMPI_API;
+int MPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement) DMPI_API;
+int MPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                       MPI_Datatype *newtype) DMPI_API;
+int MPI_Type_hindexed(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
+                        MPI_Datatype oldtype, MPI_Datatype *newtype) DMPI_API;
+int MPI_Type_struct(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
+                      MPI_Datatype array_of_types[], MPI_Datatype *newtype) DMPI_API;
+int MPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval,
+                        void *extra_state) DMPI_API;
+int MPI_Keyval_free(int *keyval) DMPI_API;
+int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val) DMPI_API;
+int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag) DMPI_API;
+int MPI_Attr_delete(MPI_Comm comm, int keyval) DMPI_API;
+int MPI_Errhandler_create(MPI_Comm_errhandler_function *comm_errhandler_fn,
+                            MPI_Errhandler *errhandler) DMPI_API;
+int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler) DMPI_API;
+int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler) DMPI_API;
 
 /* Reduction operations */
 int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op) DMPI_API;
@@ -922,6 +981,12 @@ int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode) DMPI_API;
 int PMPI_Errhandler_free(MPI_Errhandler *errhandler) DMPI_API;
 int PMPI_Error_string(int errorcode, char *string, int *resultlen) DMPI_API;
 int PMPI_Error_class(int errorcode, int *errorclass) DMPI_API;
+int PMPI_Add_error_class(int *errorclass) DMPI_API;
+int PMPI_Add_error_code(int errorclass, int *errorcode) DMPI_API;
+int PMPI_Add_error_string(int errorcode, const char *string) DMPI_API;
+int PMPI_Remove_error_class(int errorclass) DMPI_API;
+int PMPI_Remove_error_code(int errorcode) DMPI_API;
+int PMPI_Remove_error_string(int errorcode) DMPI_API;
 
 /* Point-to-point: blocking and nonblocking sends and receives */
 int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
@@ -991,6 +1056,15 @@ int PMPI_Request_free(MPI_Request *request) DMPI_API;
 int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count) DMPI_API;
 int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status) DMPI_API;
 int PMPI_Test_cancelled(const MPI_Status *status, int *flag) DMPI_API;
+int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count) DMPI_API;
+int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count) DMPI_API;
+int PMPI_Status_set_cancelled(MPI_Status *status, int flag) DMPI_API;
+
+/* Generalized requests */
+int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
+                          MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+                          MPI_Request *request) DMPI_API;
+int PMPI_Grequest_complete(MPI_Request request) DMPI_API;
 
 /* Point-to-point: persistent requests */
 int PMPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
@@ -1032,6 +1106,7 @@ int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval) DMPI_API;
 
 /* Info objects */
 int PMPI_Info_create(MPI_Info *info) DMPI_API;
+int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info) DMPI_API;
 int PMPI_Info_set(MPI_Info info, const char *key, const char *value) DMPI_API;
 int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag) DMPI_API;
 int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag) DMPI_API;
@@ -1041,6 +1116,10 @@ int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key) DMPI_API;
 int PMPI_Info_delete(MPI_Info info, const char *key) DMPI_API;
 int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo) DMPI_API;
 int PMPI_Info_free(MPI_Info *info) DMPI_API;
+
+/* Memory for communication (MPI_Alloc_mem's baseptr is really a void **) */
+int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr) DMPI_API;
+int PMPI_Free_mem(void *base) DMPI_API;
 
 /* Intercommunicators */
 int PMPI_Comm_test_inter(MPI_Comm comm, int *flag) DMPI_API;
@@ -1148,6 +1227,29 @@ int PMPI_Type_free_keyval(int *type_keyval) DMPI_API;
 int PMPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val) DMPI_API;
 int PMPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag) DMPI_API;
 int PMPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval) DMPI_API;
+
+/* MPI-1 names removed in MPI-3 that the ABI keeps (the MPI-2 calls above are
+ * their replacements) */
+int PMPI_Address(void *location, MPI_Aint *address) DMPI_API;
+int PMPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent) DMPI_API;
+int PMPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement) DMPI_API;
+int PMPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement) DMPI_API;
+int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                        MPI_Datatype *newtype) DMPI_API;
+int PMPI_Type_hindexed(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
+                         MPI_Datatype oldtype, MPI_Datatype *newtype) DMPI_API;
+int PMPI_Type_struct(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
+                       MPI_Datatype array_of_types[], MPI_Datatype *newtype) DMPI_API;
+int PMPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval,
+                         void *extra_state) DMPI_API;
+int PMPI_Keyval_free(int *keyval) DMPI_API;
+int PMPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val) DMPI_API;
+int PMPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag) DMPI_API;
+int PMPI_Attr_delete(MPI_Comm comm, int keyval) DMPI_API;
+int PMPI_Errhandler_create(MPI_Comm_errhandler_function *comm_errhandler_fn,
+                             MPI_Errhandler *errhandler) DMPI_API;
+int PMPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler) DMPI_API;
+int PMPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler) DMPI_API;
 
 /* Reduction operations */
 int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op) DMPI_API;

@@ -346,9 +346,9 @@ int PMPI_Request_free(MPI_Request *request)
     int err;
     if ((err = check_live(fn, request, &r)))
         return dmpi_api_error(NULL, fn, err);
-    dmpi_req_release(r);
+    err = dmpi_req_release(r);      /* a generalized request's free_fn may fail */
     *request = MPI_REQUEST_NULL;
-    return MPI_SUCCESS;
+    return err == MPI_SUCCESS ? err : dmpi_api_error(NULL, fn, err);
 }
 
 int PMPI_Cancel(MPI_Request *request)
@@ -361,6 +361,8 @@ int PMPI_Cancel(MPI_Request *request)
         return dmpi_api_error(NULL, fn, err);
     if (r->kind == DMPI_REQ_COMPOSITE)
         return MPI_SUCCESS;         /* completes normally */
+    if (r->kind == DMPI_REQ_GREQ)   /* the program's cancel_fn decides */
+        return (err = dmpi_greq_cancel(r)) == MPI_SUCCESS ? err : dmpi_api_error(NULL, fn, err);
     return dmpi_cancel(r);
 }
 
@@ -382,6 +384,8 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
         *flag = 0;
         return MPI_SUCCESS;
     }
+    if (r->kind == DMPI_REQ_GREQ)   /* the program's query_fn writes the status */
+        return (err = dmpi_greq_query(r, status)) == MPI_SUCCESS ? err : dmpi_api_error(NULL, fn, err);
     dmpi_req_fill_status(r, status);
     return MPI_SUCCESS;
 }

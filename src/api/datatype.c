@@ -1,6 +1,7 @@
 /* Datatype queries: size, extent and true extent, in int/MPI_Aint and in
  * MPI_Count forms. Uncommitted types may be asked too. */
 #include "api/type_api.h"
+#include "api/mpi1.h"
 
 DMPI_ALIAS(Type_size)
 DMPI_ALIAS(Type_size_x)
@@ -46,10 +47,8 @@ static int check_extent_args(const char *fn, MPI_Datatype datatype, const void *
     return MPI_SUCCESS;
 }
 
-int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
+int dmpi_api_type_get_extent(const char *fn, MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
 {
-    DMPI_API_ENTER;
-    const char *fn = "MPI_Type_get_extent";
     dmpi_dtype_t *dt;
     int err = check_extent_args(fn, datatype, lb, extent, &dt);
     if (err != MPI_SUCCESS)
@@ -57,6 +56,12 @@ int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
     *lb = dt->lb;
     *extent = dt->extent;
     return MPI_SUCCESS;
+}
+
+int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
+{
+    DMPI_API_ENTER;
+    return dmpi_api_type_get_extent("MPI_Type_get_extent", datatype, lb, extent);
 }
 
 int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)

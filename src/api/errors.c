@@ -1,5 +1,6 @@
 /* Error handlers and error strings. */
 #include "api/api.h"
+#include "api/mpi1.h"
 #include "core/errhandler.h"
 #include <stdio.h>
 #include <string.h>
@@ -12,10 +13,8 @@ DMPI_ALIAS(Errhandler_free)
 DMPI_ALIAS(Error_string)
 DMPI_ALIAS(Error_class)
 
-int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
+int dmpi_api_comm_set_errhandler(const char *fn, MPI_Comm comm, MPI_Errhandler errhandler)
 {
-    DMPI_API_ENTER;
-    const char *fn = "MPI_Comm_set_errhandler";
     dmpi_comm_t *c = NULL;
     int err;
     if ((err = dmpi_check_init(fn)) || (err = dmpi_check_comm(fn, comm, &c)))
@@ -28,10 +27,14 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
     return MPI_SUCCESS;
 }
 
-int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
+int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 {
     DMPI_API_ENTER;
-    const char *fn = "MPI_Comm_get_errhandler";
+    return dmpi_api_comm_set_errhandler("MPI_Comm_set_errhandler", comm, errhandler);
+}
+
+int dmpi_api_comm_get_errhandler(const char *fn, MPI_Comm comm, MPI_Errhandler *errhandler)
+{
     dmpi_comm_t *c = NULL;
     int err;
     if ((err = dmpi_check_init(fn)) || (err = dmpi_check_comm(fn, comm, &c)) ||
@@ -42,15 +45,25 @@ int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
     return MPI_SUCCESS;
 }
 
-int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *function, MPI_Errhandler *errhandler)
+int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
 {
     DMPI_API_ENTER;
-    const char *fn = "MPI_Comm_create_errhandler";
+    return dmpi_api_comm_get_errhandler("MPI_Comm_get_errhandler", comm, errhandler);
+}
+
+int dmpi_api_comm_create_errhandler(const char *fn, MPI_Comm_errhandler_function *function, MPI_Errhandler *errhandler)
+{
     int err;
     if ((err = dmpi_check_init(fn)) || (err = dmpi_check_ptr(fn, (const void *)function, "function")) ||
         (err = dmpi_check_ptr(fn, errhandler, "errhandler")) || (err = dmpi_errhandler_create(function, errhandler)))
         return dmpi_api_error(NULL, fn, err);
     return MPI_SUCCESS;
+}
+
+int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *function, MPI_Errhandler *errhandler)
+{
+    DMPI_API_ENTER;
+    return dmpi_api_comm_create_errhandler("MPI_Comm_create_errhandler", function, errhandler);
 }
 
 int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)

@@ -13,6 +13,7 @@ DMPI_ALIAS(Info_get_nthkey)
 DMPI_ALIAS(Info_delete)
 DMPI_ALIAS(Info_dup)
 DMPI_ALIAS(Info_free)
+DMPI_ALIAS(Info_create_env)
 
 static int check_info(const char *fn, MPI_Info h, bool writable, dmpi_info_t **info)
 {
@@ -183,5 +184,20 @@ int PMPI_Info_free(MPI_Info *info)
         return dmpi_api_error(NULL, fn, err);
     dmpi_info_free(i);
     *info = MPI_INFO_NULL;
+    return MPI_SUCCESS;
+}
+
+/* Like MPI_Info_create, callable before MPI_Init and after MPI_Finalize. */
+int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
+{
+    DMPI_API_ENTER;
+    const char *fn = "MPI_Info_create_env";
+    int err;
+    if ((err = dmpi_check_ptr(fn, info, "info")))
+        return dmpi_api_error(NULL, fn, err);
+    if (argc < 0)
+        return dmpi_api_error(NULL, fn, dmpi_err(MPI_ERR_ARG, "%s: negative argc %d", fn, argc));
+    if ((err = dmpi_info_create_env(argc, argv, info)))
+        return dmpi_api_error(NULL, fn, err);
     return MPI_SUCCESS;
 }

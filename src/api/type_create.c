@@ -2,6 +2,7 @@
  * as the arrays MPI_Type_get_contents will report, and calls the engine's
  * one constructor (core/dtype_create.c). Old types need not be committed. */
 #include "api/type_api.h"
+#include "api/mpi1.h"
 #include "core/dtype_ops.h"
 #include <limits.h>
 #include <stdio.h>
@@ -124,11 +125,9 @@ int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtyp
     return build(fn, MPI_COMBINER_VECTOR, 3, ints, 0, NULL, 1, &oldtype, newtype);
 }
 
-int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
-                             MPI_Datatype *newtype)
+int dmpi_api_type_create_hvector(const char *fn, int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                                 MPI_Datatype *newtype)
 {
-    DMPI_API_ENTER;
-    const char *fn = "MPI_Type_create_hvector";
     dmpi_dtype_t *old = NULL;
     size_t total = 0;
     int err;
@@ -137,6 +136,13 @@ int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Da
         return dmpi_api_error(NULL, fn, err);
     const int ints[2] = {count, blocklength};
     return build(fn, MPI_COMBINER_HVECTOR, 2, ints, 1, &stride, 1, &oldtype, newtype);
+}
+
+int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                             MPI_Datatype *newtype)
+{
+    DMPI_API_ENTER;
+    return dmpi_api_type_create_hvector("MPI_Type_create_hvector", count, blocklength, stride, oldtype, newtype);
 }
 
 int PMPI_Type_indexed(int count, const int array_of_blocklengths[], const int array_of_displacements[],
@@ -155,11 +161,9 @@ int PMPI_Type_indexed(int count, const int array_of_blocklengths[], const int ar
                         NULL, 1, &oldtype, newtype);
 }
 
-int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[],
-                              MPI_Datatype oldtype, MPI_Datatype *newtype)
+int dmpi_api_type_create_hindexed(const char *fn, int count, const int array_of_blocklengths[],
+                                  const MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    DMPI_API_ENTER;
-    const char *fn = "MPI_Type_create_hindexed";
     dmpi_dtype_t *old = NULL;
     int err;
     if ((err = check_common(fn, count, oldtype, newtype, &old)) || (err = check_count_fits(fn, count, 1)) ||
@@ -169,6 +173,14 @@ int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[], cons
         return dmpi_api_error(NULL, fn, err);
     return build_joined(fn, MPI_COMBINER_HINDEXED, &count, 1, array_of_blocklengths, NULL, count, count,
                         array_of_displacements, 1, &oldtype, newtype);
+}
+
+int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[],
+                              MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    DMPI_API_ENTER;
+    return dmpi_api_type_create_hindexed("MPI_Type_create_hindexed", count, array_of_blocklengths,
+                                         array_of_displacements, oldtype, newtype);
 }
 
 int PMPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[],
@@ -206,11 +218,10 @@ int PMPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint a
     return build(fn, MPI_COMBINER_HINDEXED_BLOCK, 2, ints, count, array_of_displacements, 1, &oldtype, newtype);
 }
 
-int PMPI_Type_create_struct(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[],
-                            const MPI_Datatype array_of_types[], MPI_Datatype *newtype)
+int dmpi_api_type_create_struct(const char *fn, int count, const int array_of_blocklengths[],
+                                const MPI_Aint array_of_displacements[], const MPI_Datatype array_of_types[],
+                                MPI_Datatype *newtype)
 {
-    DMPI_API_ENTER;
-    const char *fn = "MPI_Type_create_struct";
     size_t total = 0;
     int err;
     if ((err = dmpi_check_init(fn)) || (err = dmpi_check_count(fn, count)) || (err = check_count_fits(fn, count, 1)) ||
@@ -230,6 +241,14 @@ int PMPI_Type_create_struct(int count, const int array_of_blocklengths[], const 
     }
     return build_joined(fn, MPI_COMBINER_STRUCT, &count, 1, array_of_blocklengths, NULL, count, count,
                         array_of_displacements, count, array_of_types, newtype);
+}
+
+int PMPI_Type_create_struct(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[],
+                            const MPI_Datatype array_of_types[], MPI_Datatype *newtype)
+{
+    DMPI_API_ENTER;
+    return dmpi_api_type_create_struct("MPI_Type_create_struct", count, array_of_blocklengths, array_of_displacements,
+                                       array_of_types, newtype);
 }
 
 int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype)

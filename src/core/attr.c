@@ -124,7 +124,7 @@ static int *predefined_value(int keyval)
     case MPI_IO: io = MPI_ANY_SOURCE; return &io;             /* every rank can do I/O */
     case MPI_WTIME_IS_GLOBAL: wtime_global = 0; return &wtime_global;
     case MPI_UNIVERSE_SIZE: universe = dmpi_world.universe_size; return &universe;
-    case MPI_LASTUSEDCODE: lastcode = 78; return &lastcode;  /* the highest predefined class */
+    case MPI_LASTUSEDCODE: lastcode = dmpi_err_last_used(); return &lastcode;  /* >= MPI_ERR_LASTCODE */
     case MPI_APPNUM: appnum = dmpi_world.appnum; return &appnum;
     }
     return NULL;

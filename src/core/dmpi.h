@@ -154,6 +154,9 @@ int dmpi_dtype_iov(const dmpi_dtype_t *dt, const void *base, size_t first, size_
 /* Predefined elements in the first bytes of count elements; -1 if bytes
  * ends inside a predefined element. */
 MPI_Count dmpi_dtype_elements(const dmpi_dtype_t *dt, size_t bytes);
+/* The reverse (MPI_Status_set_elements): the bytes of the first n predefined
+ * elements of a stream of dt; -1 if they are more than INT64_MAX. */
+int dmpi_dtype_elements_bytes(const dmpi_dtype_t *dt, MPI_Count n, size_t *bytes);
 /* Calls fn for each run of n predefined elements of type basic at disp
  * (from base), in typemap order, for count elements. Stops early and returns
  * what fn returns if that is not 0. */
@@ -242,8 +245,23 @@ int dmpi_err(int cls, const char *fmt, ...) __attribute__((format(printf, 2, 3))
 int dmpi_err_handle(dmpi_comm_t *comm, const char *call, int code);
 int dmpi_err_class_of(int code);                     /* -1 if code is not valid */
 const char *dmpi_err_string_of(int code);
+/* Classes and codes added by the program (above MPI_ERR_LASTCODE); fn names
+ * the call in error messages. A class must lose its codes before it goes. */
+typedef enum { DMPI_ERR_CLASS, DMPI_ERR_CODE, DMPI_ERR_STRING } dmpi_err_part_t;
+int dmpi_err_add_class(int *cls);
+int dmpi_err_add_code(const char *fn, int cls, int *code);
+int dmpi_err_add_string(const char *fn, int code, const char *text);
+int dmpi_err_remove(const char *fn, int code, dmpi_err_part_t what);
+/* The largest class or code in use: MPI_LASTUSEDCODE's value. */
+int dmpi_err_last_used(void);
 bool dmpi_errhandler_valid(MPI_Errhandler e);
 void dmpi_errhandler_finalize(void);
+
+/* ---- memory (core/mem.c) ------------------------------------------------- */
+/* MPI_Alloc_mem's blocks: aligned to a cache line, or to align if larger (a
+ * power of two); size 0 gives a block too. */
+int dmpi_mem_alloc(MPI_Aint size, size_t align, void **out);
+int dmpi_mem_free(void *p);                  /* -1 if p is not such a block */
 
 /* ---- logging and fatal exits --------------------------------------------- */
 void dmpi_verbose(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

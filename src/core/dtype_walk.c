@@ -103,6 +103,62 @@ MPI_Count dmpi_dtype_elements(const dmpi_dtype_t *dt, size_t bytes)
     return p < 0 ? -1 : total + p;
 }
 
+/* Bytes taken by the first k predefined elements of one element, 0 < k < nbasic:
+ * partial() backwards. */
+static size_t partial_bytes(const dmpi_dtype_t *dt, MPI_Count k)
+{
+    if (!dt->contents)             /* a pair type: k is 1, the value */
+        return dmpi_dtype_pair_value(dt) != MPI_DATATYPE_NULL ? dt->size - sizeof(int) : dt->size / 2;
+    const dmpi_dtype_contents_t *c = dt->contents;
+    size_t bytes = 0;
+    int n = nblocks(c), first = 0;
+    MPI_Aint disp;
+    size_t bl;
+    dmpi_dtype_t *child;
+    if (uniform(c) && n > 1) {     /* skip whole blocks at once */
+        block_at(c, 0, &disp, &bl, &child);
+        MPI_Count per = (MPI_Count)(bl * child->nbasic);
+        if (per > 0) {
+            first = (int)(k / per);
+            bytes = (size_t)first * bl * child->size;
+            k -= (MPI_Count)first * per;
+        }
+    }
+    for (int i = first; i < n && k > 0; i++) {
+        block_at(c, i, &disp, &bl, &child);
+        if (child->nbasic == 0)
+            continue;
+        MPI_Count whole = k / (MPI_Count)child->nbasic;
+        if (whole >= (MPI_Count)bl) {
+            bytes += bl * child->size;
+            k -= (MPI_Count)(bl * child->nbasic);
+            continue;
+        }
+        bytes += (size_t)whole * child->size;
+        k -= whole * (MPI_Count)child->nbasic;
+        if (k == 0)
+            break;
+        return bytes + partial_bytes(child, k);
+    }
+    return bytes;
+}
+
+int dmpi_dtype_elements_bytes(const dmpi_dtype_t *dt, MPI_Count n, size_t *bytes)
+{
+    *bytes = 0;
+    if (dt->nbasic == 0 || n == 0)
+        return 0;
+    MPI_Count whole = n / (MPI_Count)dt->nbasic, k = n % (MPI_Count)dt->nbasic;
+    if ((uint64_t)whole > (uint64_t)INT64_MAX / dt->size)
+        return -1;
+    uint64_t b = (uint64_t)whole * dt->size;
+    size_t part = k ? partial_bytes(dt, k) : 0;
+    if (b > (uint64_t)INT64_MAX - part)
+        return -1;
+    *bytes = (size_t)(b + part);
+    return 0;
+}
+
 static int walk_one(const dmpi_dtype_t *dt, MPI_Aint at, dmpi_dtype_visit_fn *fn, void *ctx)
 {
     if (!dt->contents)

@@ -6,11 +6,17 @@
  * A code is valid if it is a class, or if dmpi_err returned it: its sequence
  * number has been handed out, and (for the last RECENT ones, whose classes
  * are kept) handed out with this class. So MPI_Error_class(123456) is an
- * error, not class 64, and so is a real code with its class bits changed. */
+ * error, not class 64, and so is a real code with its class bits changed.
+ *
+ * Classes and codes the program adds (MPI_Add_error_class, _code) lie above
+ * MPI_ERR_LASTCODE: value MPI_ERR_LASTCODE + 1 + i is entry i of a table
+ * that remembers its class and its string. Entries are never reused, so a
+ * removed value stays invalid. */
 #include "core/dmpi.h"
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define LAST_CLASS 78
@@ -130,11 +136,114 @@ int dmpi_err(int cls, const char *fmt, ...)
     return (seq << CLASS_BITS) | cls;
 }
 
+/* ---- classes and codes added by the program ---------------------------- */
+
+#define USER_FIRST (MPI_ERR_LASTCODE + 1)
+
+static struct user_code {
+    int cls;                     /* the value itself for a class; 0 once removed */
+    char *text;                  /* MPI_Add_error_string's, or NULL */
+} *user;
+static int nuser, user_cap;
+
+static struct user_code *user_entry(int code)
+{
+    if (code < USER_FIRST || code - USER_FIRST >= nuser)
+        return NULL;
+    struct user_code *u = &user[code - USER_FIRST];
+    return u->cls ? u : NULL;
+}
+
+static int user_add(int cls, int *out)
+{
+    if (nuser == INT32_MAX - USER_FIRST)
+        return dmpi_err(MPI_ERR_OTHER, "no error codes left to add (%d added)", nuser);
+    if (nuser == user_cap) {
+        int cap = user_cap ? 2 * user_cap : 16;
+        if (cap > INT32_MAX - USER_FIRST)
+            cap = INT32_MAX - USER_FIRST;
+        struct user_code *n = realloc(user, (size_t)cap * sizeof *n);
+        if (!n)
+            return dmpi_err(MPI_ERR_NO_MEM, "out of memory for a new error code");
+        user = n;
+        user_cap = cap;
+    }
+    int value = USER_FIRST + nuser;
+    user[nuser++] = (struct user_code){cls ? cls : value, NULL};
+    *out = value;
+    return MPI_SUCCESS;
+}
+
+int dmpi_err_add_class(int *cls) { return user_add(0, cls); }
+
+int dmpi_err_add_code(const char *fn, int cls, int *code)
+{
+    struct user_code *u = user_entry(cls);
+    if (u && u->cls != cls)
+        return dmpi_err(MPI_ERR_ARG, "%s: %d is an error code, not an error class", fn, cls);
+    if (!u && (cls <= MPI_SUCCESS || cls >= MPI_ERR_LASTCODE || dmpi_err_class_of(cls) != cls))
+        return dmpi_err(MPI_ERR_ARG, "%s: %d is not an error class%s", fn, cls,
+                        cls == MPI_SUCCESS ? " (MPI_SUCCESS cannot have error codes)" : "");
+    return user_add(cls, code);
+}
+
+int dmpi_err_add_string(const char *fn, int code, const char *text)
+{
+    struct user_code *u = user_entry(code);
+    if (!u)
+        return dmpi_err(MPI_ERR_ARG, "%s: %d is not an error class or code added by the program%s", fn, code,
+                        code >= 0 && code <= MPI_ERR_LASTCODE ? " (predefined strings cannot be changed)" : "");
+    size_t n = strlen(text);
+    if (n >= MPI_MAX_ERROR_STRING)
+        return dmpi_err(MPI_ERR_ARG, "%s: the string has %zu characters, more than MPI_MAX_ERROR_STRING - 1 = %d",
+                        fn, n, MPI_MAX_ERROR_STRING - 1);
+    char *t = strdup(text);
+    if (!t)
+        return dmpi_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
+    free(u->text);
+    u->text = t;
+    return MPI_SUCCESS;
+}
+
+int dmpi_err_remove(const char *fn, int code, dmpi_err_part_t what)
+{
+    static const char *const names[] = {"error class", "error code", "error class or code"};
+    struct user_code *u = user_entry(code);
+    bool is_class = u && u->cls == code;
+    if (!u || (what == DMPI_ERR_CLASS && !is_class) || (what == DMPI_ERR_CODE && is_class))
+        return dmpi_err(MPI_ERR_ARG, "%s: %d is not an %s added by the program%s", fn, code, names[what],
+                        u ? (is_class ? " (it is a class)" : " (it is a code)") : "");
+    if (what == DMPI_ERR_CLASS)
+        for (int i = 0; i < nuser; i++)
+            if (user[i].cls == code && USER_FIRST + i != code)
+                return dmpi_err(MPI_ERR_ARG, "%s: error class %d still has error code %d; remove the codes first",
+                                fn, code, USER_FIRST + i);
+    free(u->text);
+    u->text = NULL;
+    if (what != DMPI_ERR_STRING)
+        u->cls = 0;
+    return MPI_SUCCESS;
+}
+
+int dmpi_err_last_used(void)
+{
+    for (int i = nuser - 1; i >= 0; i--)
+        if (user[i].cls)
+            return USER_FIRST + i;
+    return MPI_ERR_LASTCODE;
+}
+
+/* ---- lookups ------------------------------------------------------------- */
+
 int dmpi_err_class_of(int code)
 {
     if (code == MPI_ERR_LASTCODE)
         return code;                /* listed among the classes by the standard */
-    if (code < 0 || code > MPI_ERR_LASTCODE)
+    if (code > MPI_ERR_LASTCODE) {
+        struct user_code *u = user_entry(code);
+        return u ? u->cls : -1;
+    }
+    if (code < 0)
         return -1;
     int cls = code & ((1 << CLASS_BITS) - 1);
     if (cls > LAST_CLASS || !class_text[cls])
@@ -157,6 +266,10 @@ const char *dmpi_err_string_of(int code)
         return NULL;
     if (cls == MPI_ERR_LASTCODE)
         return "last error code";
+    if (code > MPI_ERR_LASTCODE) {  /* added by the program: its string, if it has one */
+        const char *t = user_entry(code)->text;
+        return t ? t : "";
+    }
     int seq = code >> CLASS_BITS;
     if (seq && slots[seq % NSLOTS].seq == seq)
         return slots[seq % NSLOTS].text;

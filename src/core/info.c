@@ -134,36 +134,86 @@ void dmpi_info_drop(dmpi_info_t *copy)
     }
 }
 
-/* MPI_INFO_ENV: how this process was started, in the keys MPI reserves. */
-int dmpi_info_init_env(int thread_level)
+/* The number of processes the launcher started, before MPI_Init: PMI_SIZE
+ * when a PMI launcher is there, otherwise a singleton's 1. */
+static int launch_size(void)
+{
+    const char *fd = getenv("PMI_FD"), *size = getenv("PMI_SIZE");
+    if (!fd || !*fd || !size || !*size)
+        return 1;
+    char *end;
+    long n = strtol(size, &end, 10);
+    return *end || n < 1 || n > INT32_MAX ? 1 : (int)n;
+}
+
+/* The keys MPI reserves for how this process was started: command and argv
+ * (from argc/argv, or when argv is NULL from /proc/self/cmdline), maxprocs,
+ * host, wdir, and thread_level once MPI_Init has chosen it (thread_level < 0:
+ * not known). */
+static int fill_env(dmpi_info_t *info, int argc, char *argv[], int thread_level)
 {
     char buf[4096], num[32];
     static const char *levels[] = {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED", "MPI_THREAD_SERIALIZED",
                                    "MPI_THREAD_MULTIPLE"};
     int err = MPI_SUCCESS;
-    FILE *f = fopen("/proc/self/cmdline", "r");
-    if (f) {
-        size_t n = fread(buf, 1, sizeof buf - 1, f);
-        fclose(f);
-        buf[n] = 0;
-        err = dmpi_info_set(&env_info, "command", buf);
-        /* the arguments, separated by spaces */
-        size_t first = strlen(buf) + 1;
-        for (size_t i = first; i + 1 < n; i++)
-            if (!buf[i])
-                buf[i] = ' ';
-        if (!err && first < n)
-            err = dmpi_info_set(&env_info, "argv", buf + first);
+    if (argv && argc > 0) {
+        if (argv[0])
+            err = dmpi_info_set(info, "command", argv[0]);
+        size_t n = 0;                /* the arguments, separated by spaces */
+        buf[0] = 0;
+        for (int i = 1; i < argc && argv[i] && n + 1 < sizeof buf; i++)
+            n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s", i > 1 ? " " : "", argv[i]);
+        if (!err && argc > 1)
+            err = dmpi_info_set(info, "argv", buf);
+    } else {
+        FILE *f = fopen("/proc/self/cmdline", "r");
+        if (f) {
+            size_t n = fread(buf, 1, sizeof buf - 1, f);
+            fclose(f);
+            buf[n] = 0;
+            err = dmpi_info_set(info, "command", buf);
+            size_t first = strlen(buf) + 1;
+            for (size_t i = first; i + 1 < n; i++)
+                if (!buf[i])
+                    buf[i] = ' ';
+            if (!err && first < n)
+                err = dmpi_info_set(info, "argv", buf + first);
+        }
     }
-    snprintf(num, sizeof num, "%d", dmpi_world.size);
+    snprintf(num, sizeof num, "%d", dmpi_world.size > 0 ? dmpi_world.size : launch_size());
     if (!err)
-        err = dmpi_info_set(&env_info, "maxprocs", num);
-    if (!err)
-        err = dmpi_info_set(&env_info, "host", dmpi_world.processor_name);
+        err = dmpi_info_set(info, "maxprocs", num);
+    const char *host = dmpi_world.processor_name;
+    if (!host[0] && gethostname(buf, sizeof buf - 1) == 0) {
+        buf[sizeof buf - 1] = 0;
+        host = buf;
+    }
+    if (!err && host[0])
+        err = dmpi_info_set(info, "host", host);
     if (!err && getcwd(buf, sizeof buf))
-        err = dmpi_info_set(&env_info, "wdir", buf);
+        err = dmpi_info_set(info, "wdir", buf);
     if (!err && thread_level >= 0 && thread_level <= 3)
-        err = dmpi_info_set(&env_info, "thread_level", levels[thread_level]);
+        err = dmpi_info_set(info, "thread_level", levels[thread_level]);
+    return err;
+}
+
+/* MPI_INFO_ENV: how this process was started. */
+int dmpi_info_init_env(int thread_level)
+{
+    return fill_env(&env_info, 0, NULL, thread_level);
+}
+
+int dmpi_info_create_env(int argc, char *argv[], MPI_Info *out)
+{
+    int err = dmpi_info_create(out);
+    if (err != MPI_SUCCESS)
+        return err;
+    dmpi_info_t *info = dmpi_info_get(*out);
+    err = fill_env(info, argc, argv, dmpi_world.state != DMPI_STATE_NONE ? dmpi_world.thread_level : -1);
+    if (err != MPI_SUCCESS) {
+        dmpi_info_free(info);
+        *out = MPI_INFO_NULL;
+    }
     return err;
 }
 

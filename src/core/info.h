@@ -27,6 +27,9 @@ void dmpi_info_free(dmpi_info_t *info);
 dmpi_info_t *dmpi_info_copy(const dmpi_info_t *info);
 void dmpi_info_drop(dmpi_info_t *copy);
 int dmpi_info_init_env(int thread_level);
+/* A new info object with MPI_INFO_ENV's keys; argc/argv as given to main,
+ * or 0/NULL (MPI_Info_create_env, at any time). */
+int dmpi_info_create_env(int argc, char *argv[], MPI_Info *out);
 void dmpi_info_finalize(void);
 
 #endif

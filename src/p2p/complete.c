@@ -33,6 +33,8 @@ static bool req_done_cond(void *arg) { return dmpi_req_is_done(arg); }
 
 int dmpi_req_release(dmpi_request_t *r)
 {
+    if (r->kind == DMPI_REQ_GREQ)
+        return dmpi_greq_release(r);
     if (r->kind == DMPI_REQ_COMPOSITE && !dmpi_req_is_done(r)) {
         /* The parts free themselves as they complete. */
         for (int i = 0; i < 2; i++) {
@@ -57,6 +59,11 @@ int dmpi_finish(dmpi_request_t *r, MPI_Request *handle, MPI_Status *st)
 {
     if (r->kind == DMPI_REQ_COMPOSITE)
         dmpi_req_is_done(r);
+    else if (DMPI_UNLIKELY(r->kind == DMPI_REQ_GREQ)) {
+        if (handle)
+            *handle = MPI_REQUEST_NULL;
+        return dmpi_greq_finish(r, st);
+    }
     int err = r->st_error;
     dmpi_req_fill_status(r, st);
     if (r->persistent) {

@@ -58,6 +58,16 @@ int dmpi_finish(dmpi_request_t *r, MPI_Request *handle, MPI_Status *st);
 /* MPI_Request_free: released now, or as soon as it completes. */
 int dmpi_req_release(dmpi_request_t *r);
 
+/* Generalized requests (p2p/grequest.c). The callbacks may be NULL (nothing
+ * to do). Each returns MPI_SUCCESS or the error a callback returned. */
+int dmpi_greq_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
+                    MPI_Grequest_cancel_function *cancel_fn, void *extra_state, dmpi_request_t **out);
+int dmpi_greq_complete(dmpi_request_t *r);           /* MPI_Grequest_complete */
+int dmpi_greq_query(dmpi_request_t *r, MPI_Status *st);    /* a complete one's status (Request_get_status) */
+int dmpi_greq_finish(dmpi_request_t *r, MPI_Status *st);   /* query_fn, free_fn, then r is gone */
+int dmpi_greq_release(dmpi_request_t *r);            /* MPI_Request_free */
+int dmpi_greq_cancel(dmpi_request_t *r);             /* MPI_Cancel */
+
 /* Progress: one pass, or until r is complete, or until cond holds. */
 int dmpi_progress(void);
 /* Progress hooks: each transport's progress, and layers above with work of

@@ -51,6 +51,10 @@ static void describe(const dmpi_request_t *r, char *buf, size_t len)
         snprintf(buf, len, "one of several requests (%d in use)", dmpi_req_live_count());
         return;
     }
+    if (r->kind == DMPI_REQ_GREQ) {
+        snprintf(buf, len, "a generalized request (the program completes it with MPI_Grequest_complete)");
+        return;
+    }
     if (r->kind == DMPI_REQ_COLL) {
         snprintf(buf, len, "a collective operation (its other ranks may not have called it yet)");
         return;

@@ -88,8 +88,12 @@ int dmpi_req_live_count(void) { return live; }
 
 void dmpi_req_pool_finalize(void)
 {
-    for (int i = 0; i < nblocks; i++)
+    for (int i = 0; i < nblocks; i++) {
+        for (int j = 0; j < BLOCK_SIZE; j++)   /* generalized requests the program left behind */
+            if (blocks[i][j].kind == DMPI_REQ_GREQ)
+                free(blocks[i][j].greq);
         free(blocks[i]);
+    }
     free(blocks);
     free(free_idx);
     blocks = NULL;
@@ -126,6 +130,17 @@ void dmpi_status_set(MPI_Status *st, int source, int tag, int error, size_t byte
     st->MPI_ERROR = error;
     st->count_lo = (int)(uint32_t)(bytes & 0xffffffffu);
     st->count_hi_and_cancelled = (int)(((uint64_t)bytes >> 32) << 1) | (cancelled ? 1 : 0);
+}
+
+void dmpi_status_set_bytes(MPI_Status *st, size_t bytes)
+{
+    st->count_lo = (int)(uint32_t)(bytes & 0xffffffffu);
+    st->count_hi_and_cancelled = (int)((((uint64_t)bytes >> 32) << 1) | ((uint32_t)st->count_hi_and_cancelled & 1));
+}
+
+void dmpi_status_set_cancelled(MPI_Status *st, bool cancelled)
+{
+    st->count_hi_and_cancelled = (int)(((uint32_t)st->count_hi_and_cancelled & ~1u) | (cancelled ? 1u : 0u));
 }
 
 size_t dmpi_status_bytes(const MPI_Status *st)

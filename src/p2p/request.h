@@ -14,6 +14,7 @@ typedef enum {
     DMPI_REQ_COMPOSITE,     /* completes when its sub-requests do (isendrecv) */
     DMPI_REQ_MESSAGE,       /* an MPI_Message from Mprobe: holds the matched message */
     DMPI_REQ_COLL,          /* a collective's schedule (coll/sched.c) completes it */
+    DMPI_REQ_GREQ,          /* generalized: the program completes it (p2p/grequest.c) */
 } dmpi_req_kind_t;
 
 /* Send modes */
@@ -77,6 +78,7 @@ typedef struct dmpi_request {
     /* composite: sub-requests */
     struct dmpi_request *sub[2];
     void *replace_buf;           /* isendrecv_replace: where to unpack at the end */
+    struct dmpi_greq *greq;      /* generalized request: the program's callbacks */
 } dmpi_request_t;
 
 dmpi_request_t *dmpi_req_alloc(int kind);           /* zeroed, with a handle */
@@ -147,5 +149,8 @@ void dmpi_req_fill_status(const dmpi_request_t *r, MPI_Status *st);
 void dmpi_status_set(MPI_Status *st, int source, int tag, int error, size_t bytes, bool cancelled);
 void dmpi_status_empty(MPI_Status *st);
 size_t dmpi_status_bytes(const MPI_Status *st);
+/* The byte count alone, or the cancelled flag alone (MPI_Status_set_*). */
+void dmpi_status_set_bytes(MPI_Status *st, size_t bytes);
+void dmpi_status_set_cancelled(MPI_Status *st, bool cancelled);
 
 #endif
