@@ -678,6 +678,8 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) DMPI_AP
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) DMPI_API;
 int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm) DMPI_API;
 int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm) DMPI_API;
+int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request) DMPI_API;
+int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request) DMPI_API;
 int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info) DMPI_API;
 int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used) DMPI_API;
 int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm) DMPI_API;
@@ -1086,6 +1088,8 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) DMPI_A
 int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) DMPI_API;
 int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm) DMPI_API;
 int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm) DMPI_API;
+int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request) DMPI_API;
+int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request) DMPI_API;
 int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info) DMPI_API;
 int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used) DMPI_API;
 int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm) DMPI_API;

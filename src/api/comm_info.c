@@ -2,11 +2,14 @@
  * the hints a communicator carries. */
 #include "api/api.h"
 #include "comm/comm.h"
+#include "p2p/request.h"
 #include "core/info.h"
 #include <string.h>
 
 DMPI_ALIAS(Comm_split_type)
 DMPI_ALIAS(Comm_dup_with_info)
+DMPI_ALIAS(Comm_idup)
+DMPI_ALIAS(Comm_idup_with_info)
 DMPI_ALIAS(Comm_set_info)
 DMPI_ALIAS(Comm_get_info)
 
@@ -97,6 +100,39 @@ int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
     }
     *newcomm = n->handle;
     return MPI_SUCCESS;
+}
+
+/* Idup: the handle is the caller's at once; the communicator is ready when
+ * the request completes. info_given: Comm_idup_with_info's hints replace
+ * the parent's. */
+static int idup(const char *fn, MPI_Comm comm, bool info_given, MPI_Info info, MPI_Comm *newcomm,
+                MPI_Request *request)
+{
+    dmpi_comm_t *c = NULL, *n = NULL;
+    dmpi_info_t *i = NULL;
+    dmpi_request_t *r;
+    int err;
+    if ((err = dmpi_check_init(fn)) || (err = dmpi_check_comm(fn, comm, &c)) ||
+        (err = dmpi_check_ptr(fn, newcomm, "newcomm")) || (err = dmpi_check_ptr(fn, request, "request")) ||
+        (info_given && (err = check_info_arg(fn, info, &i))) || (err = dmpi_comm_idup(c, &n, &r)))
+        return dmpi_api_error(c, fn, err);
+    if (info_given && (err = set_hints(fn, n, i)) != MPI_SUCCESS)
+        return dmpi_api_error(c, fn, err);      /* the request still completes the communicator */
+    *newcomm = n->handle;
+    *request = r->handle;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+{
+    DMPI_API_ENTER;
+    return idup("MPI_Comm_idup", comm, false, MPI_INFO_NULL, newcomm, request);
+}
+
+int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request)
+{
+    DMPI_API_ENTER;
+    return idup("MPI_Comm_idup_with_info", comm, true, info, newcomm, request);
 }
 
 int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)

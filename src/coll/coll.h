@@ -13,6 +13,10 @@
 enum {
     DMPI_TAG_CTXID = -3,         /* the two leaders of an intercommunicator construction */
     DMPI_TAG_SCHED_FIRST = -16,
+    /* schedules take two spans of DMPI_TAG_SPAN below it (blocking, nonblocking);
+     * the rounds of MPI_Comm_idup's agreements the span after them */
+    DMPI_TAG_SPAN = 0x100000,
+    DMPI_TAG_IDUP_FIRST = DMPI_TAG_SCHED_FIRST - 2 * DMPI_TAG_SPAN,
 };
 
 /* The same communicator, addressed on its collective context; its

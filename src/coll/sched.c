@@ -6,6 +6,7 @@
 #include "p2p/p2p.h"
 #include <limits.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,11 +64,11 @@ static dmpi_sched_t *active_head;
  * from its own per-communicator sequence. A rank may start a nonblocking
  * collective and then block in another one while a peer blocks first: the
  * blocking ones still meet each other (mpi4py's Iagree test does this). */
-#define SCHED_TAG_SPAN 0x100000
+#define SCHED_TAG_SPAN DMPI_TAG_SPAN
 
 static int take_tag(dmpi_comm_t *c, bool blocking)
 {
-    if (c->coll_tag >= 0)
+    if (c->coll_tag != DMPI_TAG_NONE)
         return c->coll_tag;
     c = c->obj;
     if (blocking)
@@ -88,6 +89,7 @@ int dmpi_sched_new(dmpi_comm_t *c, dmpi_sched_t **out)
         return dmpi_err(MPI_ERR_NO_MEM, "out of memory for a collective schedule");
     memset(s, 0, offsetof(dmpi_sched_t, small_steps));   /* the inline arrays are filled as used */
     s->view = dmpi_coll_view(c);
+    s->name = "a collective operation";
     dmpi_comm_retain(c);            /* MPI_Comm_free may come before the schedule ends */
     s->steps = s->small_steps;
     s->cap = SMALL_STEPS;
@@ -96,6 +98,8 @@ int dmpi_sched_new(dmpi_comm_t *c, dmpi_sched_t **out)
     *out = s;
     return MPI_SUCCESS;
 }
+
+void dmpi_sched_set_name(dmpi_sched_t *s, const char *name) { s->name = name; }
 
 void dmpi_sched_free(dmpi_sched_t *s)
 {
@@ -310,6 +314,24 @@ static void start_round(dmpi_sched_t *s)
 
 /* True once the current round's communication is complete (its requests
  * are freed then). */
+/* A collective message of another size than the schedule expects: the
+ * ranks called the collective with different counts or types (or called
+ * different collectives). Their schedules no longer fit together, and a
+ * rank that returned an error would leave the others waiting for messages
+ * that never come: the job ends, on every rank, with this message. */
+static void size_mismatch(dmpi_sched_t *s, const step_t *t)
+{
+    size_t want = t->count * t->dt->size, got = t->req->st_bytes;
+    char arrived[64];
+    if (dmpi_err_class_of(t->req->st_error) == MPI_ERR_TRUNCATE)
+        snprintf(arrived, sizeof arrived, "a longer one arrived");
+    else
+        snprintf(arrived, sizeof arrived, "%zu arrived", got);
+    dmpi_fatal("%s on %s: rank %d expected a message of %zu bytes from rank %d, but %s; the ranks called the "
+               "collective with different counts or datatypes, or called different collectives",
+               s->name, s->view.name[0] ? s->view.name : "a communicator", s->view.rank, want, t->peer, arrived);
+}
+
 static bool round_done(dmpi_sched_t *s)
 {
     int end = s->round_end[s->round];
@@ -320,6 +342,9 @@ static bool round_done(dmpi_sched_t *s)
         step_t *t = &s->steps[i];
         if (!t->req)
             continue;
+        if (t->kind == STEP_RECV &&
+            (t->req->st_bytes != t->count * t->dt->size || t->req->st_error != MPI_SUCCESS))
+            size_mismatch(s, t);
         if (t->req->st_error != MPI_SUCCESS && s->err == MPI_SUCCESS)
             s->err = t->req->st_error;
         dmpi_req_free(t->req);
@@ -370,6 +395,24 @@ static bool run_rounds(dmpi_sched_t *s)
 }
 
 static bool rounds_done(void *s) { return run_rounds(s); }
+
+/* What a blocking collective waits for, for the hang report: "MPI_Allreduce
+ * on MPI_COMM_WORLD, round 2 of 3: a receive from rank 1". */
+static void describe_wait(void *arg, char *buf, size_t len)
+{
+    dmpi_sched_t *s = arg;
+    int n = snprintf(buf, len, "%s on %s, round %d of %d", s->name, s->view.name[0] ? s->view.name : "a communicator",
+                     s->round + 1, s->nrounds);
+    const char *sep = ": ";
+    for (int i = round_start(s); i < s->round_end[s->round] && n > 0 && (size_t)n < len; i++) {
+        const step_t *t = &s->steps[i];
+        if (t->req && !t->req->done) {
+            n += snprintf(buf + n, len - (size_t)n, "%s%s rank %d", sep,
+                          t->kind == STEP_RECV ? "a receive from" : "a send to", t->peer);
+            sep = ", ";
+        }
+    }
+}
 
 /* A started schedule: moves it as far as it can go; true when it completed
  * (its request is complete, the schedule freed). */
@@ -429,7 +472,7 @@ int dmpi_sched_run(dmpi_sched_t *s)
     int err = dmpi_sched_close_rounds(s);
     s->tag = take_tag(&s->view, true);
     if (err == MPI_SUCCESS) {
-        dmpi_progress_until(rounds_done, s);
+        dmpi_progress_until_described(rounds_done, s, describe_wait);
         err = s->err;
     }
     dmpi_sched_free(s);

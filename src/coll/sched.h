@@ -30,6 +30,8 @@ struct dmpi_op;
 typedef struct dmpi_sched dmpi_sched_t;
 
 int dmpi_sched_new(dmpi_comm_t *c, dmpi_sched_t **out);
+/* The MPI call the schedule carries out, for error and hang messages. */
+void dmpi_sched_set_name(dmpi_sched_t *s, const char *name);
 /* Frees a schedule that was never started (error paths of algorithms). */
 void dmpi_sched_free(dmpi_sched_t *s);
 

@@ -39,6 +39,7 @@ struct dmpi_sched {
     struct scratch *tmps;
     int ntmps, tcap;
     int err;
+    const char *name;            /* the MPI call, for messages ("MPI_Allreduce") */
     dmpi_request_t *req;
     struct dmpi_sched *next, *prev;
     /* most schedules are small: their steps and rounds need no allocation */

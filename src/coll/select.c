@@ -37,6 +37,7 @@ int dmpi_coll_ibarrier(dmpi_comm_t *c, dmpi_request_t **req)
     int err = dmpi_sched_new(c, &s);
     if (err != MPI_SUCCESS)
         return err;
+    dmpi_sched_set_name(s, req ? "MPI_Ibarrier" : "MPI_Barrier");
     return dmpi_coll_finish(s, dmpi_barrier_dissemination(s, c), req);
 }
 
@@ -81,6 +82,7 @@ int dmpi_coll_gather(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dtype
     int err = dmpi_sched_new(c, &s);
     if (err != MPI_SUCCESS)
         return err;
+    dmpi_sched_set_name(s, req ? "MPI_Igather" : "MPI_Gather");
     err = use_tree(dmpi_params.coll_gather, gather_algos, c->size, nb) ? dmpi_gather_binomial(s, c, &m)
                                                                        : dmpi_gather_linear(s, c, &m);
     return dmpi_coll_finish(s, err, req);
@@ -95,6 +97,7 @@ int dmpi_coll_gatherv(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dtyp
     int err = dmpi_sched_new(c, &s);
     if (err != MPI_SUCCESS)
         return err;
+    dmpi_sched_set_name(s, req ? "MPI_Igatherv" : "MPI_Gatherv");
     return dmpi_coll_finish(s, dmpi_gatherv_linear(s, c, &m), req);
 }
 
@@ -108,6 +111,7 @@ int dmpi_coll_scatter(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dtyp
     int err = dmpi_sched_new(c, &s);
     if (err != MPI_SUCCESS)
         return err;
+    dmpi_sched_set_name(s, req ? "MPI_Iscatter" : "MPI_Scatter");
     err = use_tree(dmpi_params.coll_scatter, scatter_algos, c->size, nb) ? dmpi_scatter_binomial(s, c, &m)
                                                                          : dmpi_scatter_linear(s, c, &m);
     return dmpi_coll_finish(s, err, req);
@@ -123,6 +127,7 @@ int dmpi_coll_scatterv(dmpi_comm_t *c, const void *sbuf, const int *scounts, con
     int err = dmpi_sched_new(c, &s);
     if (err != MPI_SUCCESS)
         return err;
+    dmpi_sched_set_name(s, req ? "MPI_Iscatterv" : "MPI_Scatterv");
     return dmpi_coll_finish(s, dmpi_scatterv_linear(s, c, &m), req);
 }
 
@@ -159,6 +164,7 @@ int dmpi_coll_allgather(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dt
     int err = dmpi_sched_new(c, &s);
     if (err != MPI_SUCCESS)
         return err;
+    dmpi_sched_set_name(s, req ? "MPI_Iallgather" : "MPI_Allgather");
     switch (allgather_choice(c->size, (size_t)c->size * rcount * rdt->size)) {
     case AG_RECURSIVE_DOUBLING: err = dmpi_allgather_recursive_doubling(s, c, &m); break;
     case AG_BRUCK: err = dmpi_allgather_bruck(s, c, &m); break;
@@ -179,6 +185,7 @@ int dmpi_coll_allgatherv(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_d
     int err = dmpi_sched_new(c, &s);
     if (err != MPI_SUCCESS)
         return err;
+    dmpi_sched_set_name(s, req ? "MPI_Iallgatherv" : "MPI_Allgatherv");
     err = allgather_choice(c->size, total) == AG_RECURSIVE_DOUBLING ? dmpi_allgatherv_recursive_doubling(s, c, &m)
                                                                      : dmpi_allgatherv_ring(s, c, &m);
     return dmpi_coll_finish(s, err, req);
@@ -268,6 +275,7 @@ int dmpi_coll_alltoall(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dty
     int err = dmpi_sched_new(c, &s);
     if (err != MPI_SUCCESS)
         return err;
+    dmpi_sched_set_name(s, req ? "MPI_Ialltoall" : "MPI_Alltoall");
     if (algo == A2A_BRUCK)
         err = dmpi_alltoall_bruck(s, c, &m);
     else
@@ -285,6 +293,7 @@ int dmpi_coll_alltoallv(dmpi_comm_t *c, const void *sbuf, const int *scounts, co
     int err = dmpi_sched_new(c, &s);
     if (err != MPI_SUCCESS)
         return err;
+    dmpi_sched_set_name(s, req ? "MPI_Ialltoallv" : "MPI_Alltoallv");
     return dmpi_coll_finish(s, alltoallv_build(s, c, &m, -1), req);
 }
 
@@ -298,6 +307,7 @@ int dmpi_coll_alltoallw(dmpi_comm_t *c, const void *sbuf, const int *scounts, co
     int err = dmpi_sched_new(c, &s);
     if (err != MPI_SUCCESS)
         return err;
+    dmpi_sched_set_name(s, req ? "MPI_Ialltoallw" : "MPI_Alltoallw");
     return dmpi_coll_finish(s, alltoallv_build(s, c, &m, -1), req);
 }
 
@@ -311,6 +321,7 @@ int dmpi_coll_bcast(dmpi_comm_t *c, void *buf, size_t count, dmpi_dtype_t *dt, i
 {
     dmpi_sched_t *s;
     DMPI_TRY(dmpi_sched_new(c, &s));
+    dmpi_sched_set_name(s, req ? "MPI_Ibcast" : "MPI_Bcast");
     int a = dmpi_coll_forced(dmpi_params.coll_bcast, bcast_algos);
     if (a < 0)   /* count * size: the same at every rank, whatever the types */
         a = count * dt->size < 12288 || c->size < 8 ? 0 : 1;
@@ -336,6 +347,7 @@ int dmpi_coll_reduce(dmpi_comm_t *c, const void *sbuf, void *rbuf, size_t count,
 {
     dmpi_sched_t *s;
     DMPI_TRY(dmpi_sched_new(c, &s));
+    dmpi_sched_set_name(s, req ? "MPI_Ireduce" : "MPI_Reduce");
     int a = dmpi_coll_forced(dmpi_params.coll_reduce, reduce_algos);
     if (a < 0)
         a = count * dt->size > 2048 && count >= (size_t)pof2_below(c->size) ? 1 : 0;
@@ -353,6 +365,7 @@ int dmpi_coll_allreduce(dmpi_comm_t *c, const void *sbuf, void *rbuf, size_t cou
 {
     dmpi_sched_t *s;
     DMPI_TRY(dmpi_sched_new(c, &s));
+    dmpi_sched_set_name(s, req ? "MPI_Iallreduce" : "MPI_Allreduce");
     size_t bytes = count * dt->size;
     int p = c->size, pof2 = pof2_below(p);
     int a = dmpi_coll_forced(dmpi_params.coll_allreduce, allreduce_algos);
@@ -390,6 +403,7 @@ int dmpi_coll_reduce_scatter(dmpi_comm_t *c, const void *sbuf, void *rbuf, const
 {
     dmpi_sched_t *s;
     DMPI_TRY(dmpi_sched_new(c, &s));
+    dmpi_sched_set_name(s, req ? "MPI_Ireduce_scatter" : "MPI_Reduce_scatter");
     return dmpi_coll_finish(s, reduce_scatter(s, c, sbuf, rbuf, counts, dt, op), req);
 }
 
@@ -398,6 +412,7 @@ int dmpi_coll_reduce_scatter_block(dmpi_comm_t *c, const void *sbuf, void *rbuf,
 {
     dmpi_sched_t *s;
     DMPI_TRY(dmpi_sched_new(c, &s));
+    dmpi_sched_set_name(s, req ? "MPI_Ireduce_scatter_block" : "MPI_Reduce_scatter_block");
     int *counts = dmpi_sched_tmp(s, (size_t)c->size * sizeof *counts);
     int err = counts ? MPI_SUCCESS : dmpi_err(MPI_ERR_NO_MEM, "out of memory for a reduce-scatter");
     for (int i = 0; counts && i < c->size; i++)
@@ -413,6 +428,7 @@ int dmpi_coll_scan(dmpi_comm_t *c, const void *sbuf, void *rbuf, size_t count, d
 {
     dmpi_sched_t *s;
     DMPI_TRY(dmpi_sched_new(c, &s));
+    dmpi_sched_set_name(s, req ? "MPI_Iscan" : "MPI_Scan");
     return dmpi_coll_finish(s, dmpi_scan_recursive_doubling(s, c, sbuf, rbuf, count, dt, op), req);
 }
 
@@ -421,6 +437,7 @@ int dmpi_coll_exscan(dmpi_comm_t *c, const void *sbuf, void *rbuf, size_t count,
 {
     dmpi_sched_t *s;
     DMPI_TRY(dmpi_sched_new(c, &s));
+    dmpi_sched_set_name(s, req ? "MPI_Iexscan" : "MPI_Exscan");
     return dmpi_coll_finish(s, dmpi_exscan_recursive_doubling(s, c, sbuf, rbuf, count, dt, op), req);
 }
 

@@ -6,6 +6,7 @@
 #define DMPI_COMM_COMM_H
 
 #include "core/dmpi.h"
+#include "p2p/request.h"
 
 struct dmpi_group;
 
@@ -15,6 +16,12 @@ int dmpi_comm_dup(dmpi_comm_t *c, dmpi_comm_t **out);
 int dmpi_comm_split(dmpi_comm_t *c, int color, int key, dmpi_comm_t **out);
 int dmpi_comm_create(dmpi_comm_t *c, struct dmpi_group *g, dmpi_comm_t **out);
 int dmpi_comm_create_group(dmpi_comm_t *c, struct dmpi_group *g, int tag, dmpi_comm_t **out);
+int dmpi_comm_dup_extras(dmpi_comm_t *c, dmpi_comm_t **out);
+/* MPI_Comm_idup: *out exists at once (a handle the caller may hold) and is
+ * ready when *req completes; the context pair is agreed by nonblocking
+ * collectives (comm/comm_idup.c). On an intercommunicator the dup is made
+ * at once and *req is complete. */
+int dmpi_comm_idup(dmpi_comm_t *c, dmpi_comm_t **out, dmpi_request_t **req);
 
 /* Intercommunicators (comm/intercomm.c). leader_err is the local leader's
  * verdict on peer_comm, remote_leader and tag (checked by the api layer

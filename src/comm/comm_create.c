@@ -35,6 +35,14 @@ int dmpi_comm_dup(dmpi_comm_t *c, dmpi_comm_t **out)
     int err = dmpi_comm_is_inter(c) ? dmpi_intercomm_dup(c, out) : dup_intra(c, out);
     if (err != MPI_SUCCESS)
         return err;
+    return dmpi_comm_dup_extras(c, out);
+}
+
+/* What MPI_Comm_dup copies besides the group: hints, topology, attributes
+ * (copy callbacks). On failure *out is freed and set to NULL. */
+int dmpi_comm_dup_extras(dmpi_comm_t *c, dmpi_comm_t **out)
+{
+    int err = MPI_SUCCESS;
     if (c->hints && !((*out)->hints = dmpi_info_copy(c->hints)))
         err = dmpi_err(MPI_ERR_NO_MEM, "MPI_Comm_dup: out of memory for the info hints");
     if (c->topo && !((*out)->topo = dmpi_topo_copy(c->topo)))

@@ -4,8 +4,9 @@
 #include "comm/comm.h"
 #include "coll/coll.h"
 #include "coll/table.h"
-#include "core/ctxid.h"
+#include "comm/ctx_agree.h"
 #include "core/op.h"
+#include "p2p/p2p.h"
 
 int dmpi_comm_and_words(dmpi_comm_t *c, uint32_t *words, int n)
 {
@@ -26,13 +27,16 @@ int dmpi_comm_allgather_ints(dmpi_comm_t *c, const int *mine, int k, int *all)
 
 int dmpi_comm_agree_pair(dmpi_comm_t *c, int *pair)
 {
-    uint32_t mask[DMPI_CTX_WORDS];
-    dmpi_ctx_free_mask(mask);
-    int err = dmpi_comm_and_words(c, mask, DMPI_CTX_WORDS);
-    if (err != MPI_SUCCESS)
-        return err;
-    if ((*pair = dmpi_ctx_lowest(mask)) < 0)
-        return dmpi_err(MPI_ERR_OTHER, "all %d communicator context ids are in use; free some communicators",
-                        DMPI_CTX_PAIRS);
-    return MPI_SUCCESS;
+    dmpi_ctx_agreement_t a;
+    dmpi_ctx_agree_begin(&a, c->ctx, DMPI_CTX_AGREE_BLOCKING);
+    int done = 0;
+    while (done == 0) {
+        dmpi_ctx_agree_offer(&a);
+        int err = dmpi_comm_and_words(c, a.buf, DMPI_CTX_AGREE_WORDS);
+        done = err != MPI_SUCCESS ? err : dmpi_ctx_agree_result(&a, pair);
+        if (done == 0)
+            dmpi_progress();        /* the agreements we wait for finish through progress */
+    }
+    dmpi_ctx_agree_end(&a);
+    return done == 1 ? MPI_SUCCESS : done;
 }

@@ -80,7 +80,7 @@ int dmpi_init(int required, int *provided)
         return dmpi_err(MPI_ERR_NO_MEM, "MPI_Init: out of memory for MPI_COMM_WORLD");
     /* Transports reserve their part of the node segment, the node services
      * make it, then the transports start on it. */
-    if (dmpi_tport_plan() != 0 || dmpi_node_init() != 0 || dmpi_tport_init() != 0)
+    if (dmpi_tport_plan() != 0 || dmpi_node_init() != 0 || dmpi_p2p_init() != 0)
         return dmpi_err(MPI_ERR_OTHER, "MPI_Init: cannot set up communication with the other ranks (see above)");
     dmpi_coll_comm_init(dmpi_comm_get(MPI_COMM_WORLD));
     dmpi_coll_comm_init(dmpi_comm_get(MPI_COMM_SELF));
@@ -115,7 +115,7 @@ int dmpi_finalize(void)
     /* Whatever control messages are still queued must reach their peers,
      * which are still polling: nobody leaves the barrier without them. */
     dmpi_progress_until(transports_quiet, NULL);
-    dmpi_tport_finalize();
+    dmpi_p2p_finalize();
     dmpi_node_finalize();
     dmpi_world.state = DMPI_STATE_FINALIZED;
     dmpi_pmi_finalize();

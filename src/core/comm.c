@@ -32,7 +32,7 @@ static void init_builtin(dmpi_comm_t *c, MPI_Comm h, int pair, dmpi_group_t *g, 
 {
     *c = (dmpi_comm_t){.handle = h, .ctx = 2u * (uint32_t)pair, .rank = g->rank, .size = g->size,
                        .world_of = g->world, .peer_size = g->size, .peer_world_of = g->world,
-                       .errhandler = MPI_ERRORS_ARE_FATAL, .refcount = 1, .group = g, .coll_tag = -1};
+                       .errhandler = MPI_ERRORS_ARE_FATAL, .refcount = 1, .group = g, .coll_tag = DMPI_TAG_NONE};
     c->obj = c;
     strcpy(c->name, name);
 }
@@ -100,7 +100,8 @@ static void destroy_all(dmpi_objtable_t *t)
     for (int i = 0; i < t->cap; i++)
         if (t->slot[i]) {
             dmpi_comm_t *c = t->slot[i];
-            dmpi_ctx_release((int)(c->ctx / 2));
+            if (c->ctx != DMPI_CTX_PENDING)
+                dmpi_ctx_release((int)(c->ctx / 2));
             destroy(c);
             free(c);
         }
@@ -120,9 +121,9 @@ int dmpi_comm_make(dmpi_comm_t *parent, dmpi_group_t *g, int pair, bool hidden, 
     dmpi_comm_t *c = malloc(sizeof *c);
     if (!c)
         return dmpi_err(MPI_ERR_NO_MEM, "out of memory for a communicator");
-    *c = (dmpi_comm_t){.ctx = 2u * (uint32_t)pair, .rank = g->rank, .size = g->size, .world_of = g->world,
+    *c = (dmpi_comm_t){.ctx = pair >= 0 ? 2u * (uint32_t)pair : DMPI_CTX_PENDING, .rank = g->rank, .size = g->size, .world_of = g->world,
                        .peer_size = g->size, .peer_world_of = g->world, .errhandler = parent->errhandler,
-                       .refcount = 1, .group = g, .coll_tag = -1};
+                       .refcount = 1, .group = g, .coll_tag = DMPI_TAG_NONE};
     c->obj = c;
     int err = dmpi_comm_set_peers(c, g->size, g->world);
     if (err != MPI_SUCCESS) {
@@ -137,7 +138,8 @@ int dmpi_comm_make(dmpi_comm_t *parent, dmpi_group_t *g, int pair, bool hidden, 
     }
     c->handle = (MPI_Comm)h;
     dmpi_errhandler_retain(c->errhandler);
-    dmpi_ctx_take(pair);
+    if (pair >= 0)
+        dmpi_ctx_take(pair);
     *out = c;
     return MPI_SUCCESS;
 }
@@ -168,9 +170,16 @@ void dmpi_comm_release(dmpi_comm_t *c)
         return;
     if (c->handle != MPI_COMM_NULL)
         dmpi_obj_remove(&zombies, (uint32_t)c->handle);
-    dmpi_ctx_release((int)(c->ctx / 2));
+    if (c->ctx != DMPI_CTX_PENDING)
+        dmpi_ctx_release((int)(c->ctx / 2));
     destroy(c);
     free(c);
+}
+
+void dmpi_comm_set_pair(dmpi_comm_t *c, int pair)
+{
+    dmpi_ctx_take(pair);
+    c->ctx = 2u * (uint32_t)pair;
 }
 
 int dmpi_comm_compare(const dmpi_comm_t *a, const dmpi_comm_t *b)

@@ -12,7 +12,11 @@
 #define DMPI_CTX_WORDS (DMPI_CTX_PAIRS / 32)
 
 void dmpi_ctx_init(void);                        /* pairs 0 and 1: MPI_COMM_WORLD, MPI_COMM_SELF */
+/* Pairs free here and not offered by an agreement still in flight. */
 void dmpi_ctx_free_mask(uint32_t mask[DMPI_CTX_WORDS]);
+/* An agreement in flight offers pairs; no other may offer them meanwhile. */
+void dmpi_ctx_reserve(const uint32_t mask[DMPI_CTX_WORDS]);
+void dmpi_ctx_unreserve(const uint32_t mask[DMPI_CTX_WORDS]);
 int dmpi_ctx_lowest(const uint32_t mask[DMPI_CTX_WORDS]);   /* -1 if none */
 void dmpi_ctx_take(int pair);
 void dmpi_ctx_release(int pair);

@@ -185,8 +185,9 @@ typedef struct dmpi_comm {
      * separate sequences (coll/sched.c), so a blocking collective never
      * matches the messages of a nonblocking one still in flight. */
     uint32_t coll_seq, icoll_seq;
-    int coll_tag;                /* >= 0: every schedule on this communicator uses this tag (a
-                                  * temporary communicator of MPI_Comm_create_group) */
+    int coll_tag;                /* unless DMPI_TAG_NONE: every schedule on this communicator uses
+                                  * this tag (temporary views: Comm_create_group, Comm_idup rounds) */
+    uint32_t idup_seq;           /* MPI_Comm_idup calls on it, the same count on every rank */
     const struct dmpi_coll_table *coll;   /* its collective functions (coll/table.c) */
     struct dmpi_group *group;
     struct dmpi_attr *attrs;     /* cached attributes (core/attr.c) */
@@ -220,6 +221,7 @@ static inline int dmpi_comm_peer_world(const dmpi_comm_t *c, int r)
 {
     return c->peer_world_of ? c->peer_world_of[r] : r;
 }
+#define DMPI_TAG_NONE (-0x7fffffff - 1)
 static inline bool dmpi_comm_is_inter(const dmpi_comm_t *c) { return c->remote_group != NULL; }
 int dmpi_comm_init_builtins(void);
 void dmpi_comm_finalize(void);
@@ -234,8 +236,11 @@ void dmpi_comm_release(dmpi_comm_t *c);
 int dmpi_comm_free(dmpi_comm_t *c);          /* the user's reference: MPI_Comm_free */
 int dmpi_comm_compare(const dmpi_comm_t *a, const dmpi_comm_t *b);  /* MPI_IDENT ... MPI_UNEQUAL */
 /* A communicator over group g (this process is in it) on context pair,
- * taking over the caller's reference to g; a hidden one gets no handle. */
+ * taking over the caller's reference to g; a hidden one gets no handle.
+ * pair -1: the pair is still being agreed (MPI_Comm_idup), set later. */
 int dmpi_comm_make(dmpi_comm_t *parent, struct dmpi_group *g, int pair, bool hidden, dmpi_comm_t **out);
+#define DMPI_CTX_PENDING 0xfffffffeu
+void dmpi_comm_set_pair(dmpi_comm_t *c, int pair);
 
 /* ---- errors -------------------------------------------------------------- */
 /* Makes an error code of class cls carrying a formatted message that

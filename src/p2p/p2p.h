@@ -70,6 +70,10 @@ int dmpi_greq_cancel(dmpi_request_t *r);             /* MPI_Cancel */
 
 /* Progress: one pass, or until r is complete, or until cond holds. */
 int dmpi_progress(void);
+/* Start-up: the transports, whose progress functions become hooks. */
+int dmpi_p2p_init(void);
+void dmpi_p2p_finalize(void);
+
 /* Progress hooks: each transport's progress, and layers above with work of
  * their own (collective schedules). fn returns nonzero if it did something. */
 typedef int dmpi_progress_fn(void);
@@ -77,6 +81,8 @@ void dmpi_progress_add_hook(dmpi_progress_fn *fn);
 void dmpi_progress_remove_hook(dmpi_progress_fn *fn);
 void dmpi_progress_wait(dmpi_request_t *r);
 void dmpi_progress_until(bool (*cond)(void *), void *arg);
+/* The same, and a hang report says what describe(arg) writes. */
+void dmpi_progress_until_described(bool (*cond)(void *), void *arg, void (*describe)(void *arg, char *buf, size_t len));
 
 /* ---- the direct mode, inline in the api layer's MPI_Send ------------------ */
 

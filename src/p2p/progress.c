@@ -33,6 +33,24 @@ void dmpi_progress_remove_hook(dmpi_progress_fn *fn)
         }
 }
 
+int dmpi_p2p_init(void)
+{
+    if (dmpi_tport_init() != 0)
+        return -1;
+    for (int i = 0; dmpi_tports[i]; i++)
+        if (dmpi_tports[i]->progress)
+            dmpi_progress_add_hook(dmpi_tports[i]->progress);
+    return 0;
+}
+
+void dmpi_p2p_finalize(void)
+{
+    for (int i = 0; dmpi_tports[i]; i++)
+        if (dmpi_tports[i]->progress)
+            dmpi_progress_remove_hook(dmpi_tports[i]->progress);
+    dmpi_tport_finalize();
+}
+
 /* One pass over every hook. */
 static inline int poll_all(void)
 {
@@ -76,16 +94,26 @@ static void describe(const dmpi_request_t *r, char *buf, size_t len)
         snprintf(buf, len, "%s %s with %s on %s", what, peer, tag, comm);
 }
 
-static void report_hang(const dmpi_request_t *r, double waited)
+/* What a wait is for: a request, or a condition that describes itself. */
+typedef struct waiting_for {
+    const dmpi_request_t *r;
+    void (*describe)(void *arg, char *buf, size_t len);
+    void *arg;
+} waiting_for_t;
+
+static void report_hang(const waiting_for_t *w, double waited)
 {
-    char what[256];
-    describe(r, what, sizeof what);
+    char what[512];
+    if (w->describe)
+        w->describe(w->arg, what, sizeof what);
+    else
+        describe(w->r, what, sizeof what);
     fprintf(stderr, "dmpi: rank %d has waited %.0f s for %s to complete; is a matching call missing? "
                     "(DMPI_HANG_TIMEOUT=0 silences this)\n", dmpi_world.rank, waited, what);
 }
 
 /* Called after every unproductive poll; returns the updated idle count. */
-static uint64_t idle(const dmpi_request_t *r, uint64_t spins, double *start, double *next_report)
+static uint64_t idle(const waiting_for_t *w, uint64_t spins, double *start, double *next_report)
 {
     spins++;
     if (DMPI_UNLIKELY(dmpi_lock_on))
@@ -100,7 +128,7 @@ static uint64_t idle(const dmpi_request_t *r, uint64_t spins, double *start, dou
             *start = now;
             *next_report = now + dmpi_params.hang_timeout;
         } else if (now >= *next_report) {
-            report_hang(r, now - *start);
+            report_hang(w, now - *start);
             *next_report = now + dmpi_params.hang_timeout;
         }
     }
@@ -111,20 +139,27 @@ void dmpi_progress_wait(dmpi_request_t *r)
 {
     uint64_t spins = 0;
     double start = 0, next = 0;
+    waiting_for_t w = {r, NULL, NULL};
     while (!r->done) {
         if (poll_all())
             continue;
-        spins = idle(r, spins, &start, &next);
+        spins = idle(&w, spins, &start, &next);
+    }
+}
+
+void dmpi_progress_until_described(bool (*cond)(void *), void *arg, void (*describe)(void *arg, char *buf, size_t len))
+{
+    uint64_t spins = 0;
+    double start = 0, next = 0;
+    waiting_for_t w = {NULL, describe, arg};
+    while (!cond(arg)) {
+        if (poll_all())
+            continue;
+        spins = idle(&w, spins, &start, &next);
     }
 }
 
 void dmpi_progress_until(bool (*cond)(void *), void *arg)
 {
-    uint64_t spins = 0;
-    double start = 0, next = 0;
-    while (!cond(arg)) {
-        if (poll_all())
-            continue;
-        spins = idle(NULL, spins, &start, &next);
-    }
+    dmpi_progress_until_described(cond, arg, NULL);
 }

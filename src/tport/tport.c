@@ -1,6 +1,5 @@
 /* The transports compiled in, and which one reaches each peer. */
 #include "tport/tport.h"
-#include "p2p/p2p.h"
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -34,8 +33,6 @@ int dmpi_tport_init(void)
         const dmpi_tport_t *t = dmpi_tports[i];
         if (t->init && t->init() != 0)
             return -1;
-        if (t->progress)
-            dmpi_progress_add_hook(t->progress);
     }
     for (int w = 0; w < dmpi_world.size; w++)
         if (!dmpi_tport_peers[w].t) {
@@ -49,8 +46,6 @@ void dmpi_tport_finalize(void)
 {
     for (int i = 0; dmpi_tports[i]; i++) {
         const dmpi_tport_t *t = dmpi_tports[i];
-        if (t->progress)
-            dmpi_progress_remove_hook(t->progress);
         if (t->finalize)
             t->finalize();
     }

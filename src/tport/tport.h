@@ -63,8 +63,6 @@ void dmpi_tport_claim(int world, const dmpi_tport_t *t, int index, long long inl
 int dmpi_tport_plan(void);       /* every transport's plan */
 int dmpi_tport_init(void);       /* every transport's init; then every peer must be claimed */
 void dmpi_tport_finalize(void);
-/* Progress of every transport: a hook of the progress engine. */
-int dmpi_tport_progress(void);
 bool dmpi_tport_quiet(void);
 
 #endif

@@ -83,6 +83,11 @@ void dmpi_progress_until(bool (*cond)(void *), void *arg)
     (void)cond, (void)arg;
     not_here(__func__);
 }
+void dmpi_progress_until_described(bool (*cond)(void *), void *arg, void (*describe)(void *, char *, size_t))
+{
+    (void)cond, (void)arg, (void)describe;
+    not_here(__func__);
+}
 
 /* ---- types, ops, reference arithmetic ------------------------------------ */
 
