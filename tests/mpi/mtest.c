@@ -4,6 +4,7 @@
 #include "mtest.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,9 @@
 int mtest_rank = -1;
 int mtest_size = -1;
 
+/* Failures may be counted from several threads (the threads_* tests):
+ * the counters are touched only under this lock. */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int errors;                 /* failures counted on this rank */
 static int printed;                /* failure messages printed so far */
 #define MAX_PRINTED 40
@@ -32,12 +36,17 @@ void mtest_init(int *argc, char ***argv)
 
 int mtest_error_count(void)
 {
-    return errors;
+    pthread_mutex_lock(&lock);
+    int n = errors;
+    pthread_mutex_unlock(&lock);
+    return n;
 }
 
 void mtest_add_errors(int n)
 {
+    pthread_mutex_lock(&lock);
     errors += n;
+    pthread_mutex_unlock(&lock);
 }
 
 static void vreport(const char *file, int line, const char *fmt, va_list ap)
@@ -56,10 +65,12 @@ static void vreport(const char *file, int line, const char *fmt, va_list ap)
 void mtest_fail_at(const char *file, int line, const char *fmt, ...)
 {
     va_list ap;
+    pthread_mutex_lock(&lock);
     errors++;
     va_start(ap, fmt);
     vreport(file, line, fmt, ap);
     va_end(ap);
+    pthread_mutex_unlock(&lock);
 }
 
 int mtest_rc_at(const char *file, int line, int rc, const char *what)
@@ -78,7 +89,7 @@ int mtest_rc_at(const char *file, int line, int rc, const char *what)
 
 int mtest_global_errors(void)
 {
-    int total = errors;
+    int total = mtest_error_count();
     /* no rank's report can be taken by another rank's wildcard receive:
      * every rank has finished its receives before anyone reports */
     MPI_Barrier(MPI_COMM_WORLD);
@@ -90,7 +101,7 @@ int mtest_global_errors(void)
             total += e;
         }
     } else {
-        MPI_Send(&errors, 1, MPI_INT, 0, MTEST_REPORT_TAG, MPI_COMM_WORLD);
+        MPI_Send(&total, 1, MPI_INT, 0, MTEST_REPORT_TAG, MPI_COMM_WORLD);
     }
     return total;
 }
@@ -108,7 +119,7 @@ int mtest_finalize(void)
     MPI_Finalize();
     if (mtest_rank == 0)
         return total != 0;
-    return errors != 0;
+    return mtest_error_count() != 0;
 }
 
 /* ---- patterns ---------------------------------------------------------- */

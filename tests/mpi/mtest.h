@@ -17,6 +17,11 @@
  *
  * Only point-to-point functions, MPI_Barrier and the environment functions
  * listed in the test suite's brief may be used here.
+ *
+ * The failure functions (mtest_fail, MTEST_CHECK, MTEST_RC, mtest_check_*,
+ * mtest_add_errors, mtest_error_count) may be called from any thread; the
+ * rest, mtest_init/start/finalize included, from the main thread.  The
+ * threads_* tests add mtest_threads.h.
  */
 #ifndef MTEST_H
 #define MTEST_H

@@ -8,7 +8,7 @@ if [ ! -f "$mpich/mpi.h" ]; then echo "skipped: MPICH header not installed"; exi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 lib=$build/lib
-cc $extra -O2 -Wno-stringop-overflow -I"$mpich" -I"$src/tests/mpi" "$src/tests/mpi/pingpong.c" "$src/tests/mpi/mtest.c" \
+cc $extra -O2 -pthread -Wno-stringop-overflow -I"$mpich" -I"$src/tests/mpi" "$src/tests/mpi/pingpong.c" "$src/tests/mpi/mtest.c" \
     -L"$lib" -Wl,-rpath,"$lib" -lmpi -o "$tmp/pingpong" || exit 1
 cc $extra -O2 -I"$mpich" "$src/examples/hello.c" -L"$lib" -Wl,-rpath,"$lib" -lmpi -o "$tmp/hello" || exit 1
 "$build/bin/mpiexec" -n 2 "$tmp/hello" | grep -q "came back as 1" || { echo "FAIL: hello"; exit 1; }
