@@ -19,6 +19,7 @@
  */
 #define _GNU_SOURCE
 #include <mpi.h>
+#include "bench_init.h"
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,7 +115,7 @@ int main(int argc, char **argv)
     int size = 8, window = 64, iters = 10000, warmup = 1000, trials = 5;
     int c;
 
-    MPI_Init(&argc, &argv);
+    bench_init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &nranks);
     while ((c = getopt(argc, argv, "s:W:i:x:r:h")) != -1) {

@@ -25,6 +25,7 @@
  */
 #define _GNU_SOURCE
 #include <mpi.h>
+#include "bench_init.h"
 #include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -311,7 +312,7 @@ int main(int argc, char **argv)
 {
     struct options o;
 
-    MPI_Init(&argc, &argv);
+    bench_init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &nranks);
     parse_options(argc, argv, &o);
