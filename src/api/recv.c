@@ -13,8 +13,8 @@ DMPI_ALIAS(Mrecv)
 DMPI_ALIAS(Imrecv)
 DMPI_ALIAS(Get_count)
 
-static inline __attribute__((always_inline)) int recv_blocking(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
-                         MPI_Status *status)
+static DMPI_ALWAYS_INLINE int recv_blocking(void *buf, int count, MPI_Datatype type, int source, int tag,
+                                            MPI_Comm comm, MPI_Status *status)
 {
     const char *fn = "MPI_Recv";
     dmpi_comm_t *c = dmpi_comm_get(comm);

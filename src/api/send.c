@@ -14,8 +14,8 @@ DMPI_ALIAS(Ibsend)
 DMPI_ALIAS(Buffer_attach)
 DMPI_ALIAS(Buffer_detach)
 
-static inline __attribute__((always_inline)) int blocking_send(const char *fn, const void *buf, int count, MPI_Datatype type, int dest, int tag,
-                         MPI_Comm comm, int mode)
+static DMPI_ALWAYS_INLINE int blocking_send(const char *fn, const void *buf, int count, MPI_Datatype type,
+                                            int dest, int tag, MPI_Comm comm, int mode)
 {
     dmpi_comm_t *c = dmpi_comm_get(comm);
     dmpi_dtype_t *dt = dmpi_dtype_get(type);

@@ -121,9 +121,9 @@ int dmpi_comm_make(dmpi_comm_t *parent, dmpi_group_t *g, int pair, bool hidden, 
     dmpi_comm_t *c = malloc(sizeof *c);
     if (!c)
         return dmpi_err(MPI_ERR_NO_MEM, "out of memory for a communicator");
-    *c = (dmpi_comm_t){.ctx = pair >= 0 ? 2u * (uint32_t)pair : DMPI_CTX_PENDING, .rank = g->rank, .size = g->size, .world_of = g->world,
-                       .peer_size = g->size, .peer_world_of = g->world, .errhandler = parent->errhandler,
-                       .refcount = 1, .group = g, .coll_tag = DMPI_TAG_NONE};
+    *c = (dmpi_comm_t){.ctx = pair >= 0 ? 2u * (uint32_t)pair : DMPI_CTX_PENDING, .rank = g->rank,
+                       .size = g->size, .world_of = g->world, .peer_size = g->size, .peer_world_of = g->world,
+                       .errhandler = parent->errhandler, .refcount = 1, .group = g, .coll_tag = DMPI_TAG_NONE};
     c->obj = c;
     int err = dmpi_comm_set_peers(c, g->size, g->world);
     if (err != MPI_SUCCESS) {

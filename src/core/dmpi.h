@@ -13,6 +13,8 @@
 #define DMPI_LIKELY(x) __builtin_expect(!!(x), 1)
 #define DMPI_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define DMPI_CACHELINE 64
+/* The fast path of a call inlined into its entry point. */
+#define DMPI_ALWAYS_INLINE inline __attribute__((always_inline))
 
 /* memcpy for the few bytes of a small message: inline, no call (an 8-byte
  * message costs less to copy than to call memcpy for). Larger n: memcpy. */

@@ -213,6 +213,13 @@ int dmpi_err_remove(const char *fn, int code, dmpi_err_part_t what)
     if (!u || (what == DMPI_ERR_CLASS && !is_class) || (what == DMPI_ERR_CODE && is_class))
         return dmpi_err(MPI_ERR_ARG, "%s: %d is not an %s added by the program%s", fn, code, names[what],
                         u ? (is_class ? " (it is a class)" : " (it is a code)") : "");
+    /* MPI-4.1 9.5: a string goes before its code or class, a class's codes
+     * before the class; removing a string that is not there is erroneous */
+    if (what == DMPI_ERR_STRING && !u->text)
+        return dmpi_err(MPI_ERR_ARG, "%s: %d has no error string to remove", fn, code);
+    if (what != DMPI_ERR_STRING && u->text)
+        return dmpi_err(MPI_ERR_ARG, "%s: %s %d still has an error string; remove it first with "
+                                     "MPI_Remove_error_string", fn, names[what], code);
     if (what == DMPI_ERR_CLASS)
         for (int i = 0; i < nuser; i++)
             if (user[i].cls == code && USER_FIRST + i != code)

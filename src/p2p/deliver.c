@@ -138,7 +138,7 @@ static void release_early(dmpi_matchq_t *q, int src)
 
 /* ---- arrival ------------------------------------------------------------- */
 
-static inline __attribute__((always_inline)) dmpi_request_t *eager_arrived(dmpi_matchq_t *q, const dmpi_hdr_t *h, int peer, size_t len,
+static DMPI_ALWAYS_INLINE dmpi_request_t *eager_arrived(dmpi_matchq_t *q, const dmpi_hdr_t *h, int peer, size_t len,
                                      const void *data, size_t have, bool sync, uint64_t cookie, dmpi_msg_t **um)
 {
     dmpi_request_t *r = dmpi_mq_take_posted(q, h->src, h->tag);
@@ -173,7 +173,7 @@ static void eager_early(dmpi_matchq_t *q, const dmpi_hdr_t *h, int peer, size_t 
     *um = e;
 }
 
-static inline __attribute__((always_inline)) dmpi_request_t *deliver_eager(const dmpi_hdr_t *h, int peer, size_t len, const void *data,
+static DMPI_ALWAYS_INLINE dmpi_request_t *deliver_eager(const dmpi_hdr_t *h, int peer, size_t len, const void *data,
                                             size_t have, bool sync, uint64_t cookie, dmpi_msg_t **um)
 {
     dmpi_matchq_t *q = dmpi_mq(h->ctx);

@@ -168,6 +168,9 @@ int main(int argc, char **argv)
     mtest_check_class(MPI_Remove_error_code(c2), MPI_ERR_ARG, "Remove_error_code of a class");
     mtest_check_class(MPI_Remove_error_class(e1), MPI_ERR_ARG, "Remove_error_class of a code");
     mtest_check_class(MPI_Remove_error_string(MPI_ERR_ARG), MPI_ERR_ARG, "Remove_error_string(MPI_ERR_ARG)");
+    /* MPI-4.1: a string goes before its code or class */
+    mtest_check_class(MPI_Remove_error_code(e1), MPI_ERR_ARG, "Remove_error_code of a code that has a string");
+    mtest_check_class(MPI_Remove_error_string(e2), MPI_ERR_ARG, "Remove_error_string of a code without one");
     MTEST_RC(MPI_Remove_error_string(e1));
     expect_string(e1, "", "code after Remove_error_string");
     expect_class(e1, c1, "code after Remove_error_string");
@@ -175,16 +178,20 @@ int main(int argc, char **argv)
     mtest_check_class(MPI_Error_class(e1, &x), MPI_ERR_ARG, "Error_class of a removed code");
     mtest_check_class(MPI_Remove_error_code(e1), MPI_ERR_ARG, "removing a code twice");
     MTEST_RC(MPI_Remove_error_code(e2));
+    mtest_check_class(MPI_Remove_error_class(c1), MPI_ERR_ARG, "Remove_error_class of a class that has a string");
+    MTEST_RC(MPI_Remove_error_string(c1));
     MTEST_RC(MPI_Remove_error_class(c1));
     mtest_check_class(MPI_Error_class(c1, &x), MPI_ERR_ARG, "Error_class of a removed class");
     char s[MPI_MAX_ERROR_STRING];
     int len;
     mtest_check_class(MPI_Error_string(c1, s, &len), MPI_ERR_ARG, "Error_string of a removed class");
+    MTEST_RC(MPI_Remove_error_string(e3));
     MTEST_RC(MPI_Remove_error_code(e3));
     expect_string(MPI_ERR_ARG, "invalid argument", "MPI_ERR_ARG keeps its string");
     for (int i = 0; i < 64; i++)
         MTEST_RC(MPI_Remove_error_class(many[i]));
     MTEST_CHECK(lastused() == c2, "MPI_LASTUSEDCODE %d with class %d left", lastused(), c2);
+    MTEST_RC(MPI_Remove_error_string(c2));
     MTEST_RC(MPI_Remove_error_class(c2));
     MTEST_CHECK(lastused() == last0, "MPI_LASTUSEDCODE %d after removing everything, was %d", lastused(), last0);
     /* a class added afterwards is new */
