@@ -5,12 +5,11 @@
 #include "mpi.h"
 #include <limits.h>
 #include <stdint.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
-/* The decision tables: decide.c needs nothing of libmpi but the parameter
- * table compiled in here already (tools/CMakeLists.txt). */
-#include "coll/decide.c"
+#include "coll/decide.h"
 
 static void usage(void)
 {
