@@ -163,11 +163,8 @@ int dmpi_comm_free(dmpi_comm_t *c)
 }
 
 /* The last reference: its context ids are free again once it is gone. */
-void dmpi_comm_release(dmpi_comm_t *c)
+void dmpi_comm_destroy_last(dmpi_comm_t *c)
 {
-    c = c->obj;
-    if (--c->refcount > 0)
-        return;
     if (c->handle != MPI_COMM_NULL)
         dmpi_obj_remove(&zombies, (uint32_t)c->handle);
     if (c->ctx != DMPI_CTX_PENDING)

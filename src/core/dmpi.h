@@ -231,7 +231,12 @@ void dmpi_comm_finalize(void);
 int dmpi_comm_set_peers(dmpi_comm_t *c, int peer_size, const int *peer_world_of);
 /* References held by requests and schedules (a view counts on its object). */
 static inline void dmpi_comm_retain(dmpi_comm_t *c) { c->obj->refcount++; }
-void dmpi_comm_release(dmpi_comm_t *c);
+void dmpi_comm_destroy_last(dmpi_comm_t *c);     /* the last reference went */
+static inline void dmpi_comm_release(dmpi_comm_t *c)
+{
+    if (DMPI_UNLIKELY(--c->obj->refcount == 0))
+        dmpi_comm_destroy_last(c->obj);
+}
 
 /* Communicator objects (core/comm.c). Creation is collective and lives in
  * comm/ (comm/comm.h), above the collectives it uses. */

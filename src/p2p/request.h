@@ -121,7 +121,7 @@ static inline void dmpi_req_put(dmpi_request_t *r, size_t off, const void *src, 
 static inline void dmpi_req_take(const dmpi_request_t *s, size_t off, void *dst, size_t n)
 {
     if (DMPI_LIKELY(!s->nc))
-        memcpy(dst, s->buf + off, n);
+        dmpi_copy(dst, s->buf + off, n);
     else
         dmpi_dtype_pack_range(s->dt, s->ubuf, off, n, dst);
 }

@@ -64,8 +64,9 @@ static inline void seq_taken(dmpi_comm_t *c, int dest)
 static void hand_over(dmpi_request_t *s)
 {
     const dmpi_tport_peer_t *p = &dmpi_tport_peers[s->peer];
-    s->hdr = (dmpi_hdr_t){s->ctx, s->comm->rank, s->tag, next_seq(s->comm, s->rank)};
-    seq_taken(s->comm, s->rank);
+    dmpi_comm_t *c = s->comm;
+    s->hdr = (dmpi_hdr_t){s->ctx, c->rank, s->tag, next_seq(c, s->rank)};
+    seq_taken(c, s->rank);
     if ((long long)s->bytes <= p->eager_max)
         p->t->send_eager(s);
     else
