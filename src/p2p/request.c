@@ -53,7 +53,7 @@ dmpi_request_t *dmpi_req_alloc(int kind)
         return NULL;
     int idx = free_idx[--nfree];
     dmpi_request_t *r = &blocks[idx >> BLOCK_SHIFT][idx & (BLOCK_SIZE - 1)];
-    memset(r, 0, sizeof *r);
+    memset(r, 0, DMPI_REQ_CLEARED);
     r->kind = (uint8_t)kind;
     r->handle = (MPI_Request)(REQ_HANDLE_BASE | (unsigned)idx);
     live++;

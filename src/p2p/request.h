@@ -67,9 +67,6 @@ typedef struct dmpi_request {
     size_t st_bytes;
 
     /* protocol */
-    dmpi_hdr_t hdr;              /* send: the match header the message carries */
-    size_t expect;               /* recv: bytes that will arrive (the rest of a longer message is dropped) */
-    uint64_t tport_priv[4];      /* the transport's own state of this request (e.g. shm_req_t) */
     struct dmpi_msg *msg;        /* recv matched to a message still arriving */
     struct dmpi_request *next, *prev;  /* posted queue, or a send queue */
 
@@ -79,7 +76,13 @@ typedef struct dmpi_request {
     struct dmpi_request *sub[2];
     void *replace_buf;           /* isendrecv_replace: where to unpack at the end */
     struct dmpi_greq *greq;      /* generalized request: the program's callbacks */
+
+    /* Not cleared by dmpi_req_alloc: whoever reads them sets them first. */
+    dmpi_hdr_t hdr;              /* send: the match header the message carries */
+    size_t expect;               /* recv: bytes that will arrive (the rest of a longer message is dropped) */
+    uint64_t tport_priv[4];      /* the transport's own state of this request (e.g. shm_req_t) */
 } dmpi_request_t;
+#define DMPI_REQ_CLEARED offsetof(dmpi_request_t, hdr)
 
 dmpi_request_t *dmpi_req_alloc(int kind);           /* zeroed, with a handle */
 void dmpi_req_free(dmpi_request_t *r);
