@@ -421,10 +421,7 @@ static bool advance(dmpi_sched_t *s)
     if (!run_rounds(s))
         return false;
     dmpi_request_t *r = s->req;
-    r->st_source = MPI_ANY_SOURCE;
-    r->st_tag = MPI_ANY_TAG;
-    r->st_bytes = 0;
-    r->st_error = s->err;
+    dmpi_req_set_empty_status(r, s->err);
     unlink_active(s);
     dmpi_sched_free(s);
     dmpi_req_complete(r);

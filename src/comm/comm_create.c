@@ -19,15 +19,20 @@ static int make_comm(dmpi_comm_t *parent, dmpi_group_t *g, int pair, dmpi_comm_t
     return err;
 }
 
+/* The same over a group the caller keeps (its own reference is taken). */
+static int make_comm_over(dmpi_comm_t *parent, dmpi_group_t *g, int pair, dmpi_comm_t **out)
+{
+    dmpi_group_retain(g);
+    int err = make_comm(parent, g, pair, out);
+    if (err != MPI_SUCCESS)
+        dmpi_group_release(g);
+    return err;
+}
+
 static int dup_intra(dmpi_comm_t *c, dmpi_comm_t **out)
 {
     int pair, err = dmpi_comm_agree_pair(c, &pair);
-    if (err != MPI_SUCCESS)
-        return err;
-    dmpi_group_retain(c->group);
-    if ((err = make_comm(c, c->group, pair, out)) != MPI_SUCCESS)
-        dmpi_group_release(c->group);
-    return err;
+    return err != MPI_SUCCESS ? err : make_comm_over(c, c->group, pair, out);
 }
 
 int dmpi_comm_dup(dmpi_comm_t *c, dmpi_comm_t **out)
@@ -64,10 +69,7 @@ int dmpi_comm_create(dmpi_comm_t *c, dmpi_group_t *g, dmpi_comm_t **out)
     *out = NULL;
     if (err != MPI_SUCCESS || g->rank == MPI_UNDEFINED)
         return err;
-    dmpi_group_retain(g);
-    if ((err = make_comm(c, g, pair, out)) != MPI_SUCCESS)
-        dmpi_group_release(g);
-    return err;
+    return make_comm_over(c, g, pair, out);
 }
 
 /* Create_group: only the ranks of g call; they agree among themselves, on
@@ -89,12 +91,7 @@ int dmpi_comm_create_group(dmpi_comm_t *c, dmpi_group_t *g, int tag, dmpi_comm_t
     t.topo = NULL;
     t.seq_out = NULL;               /* its ranks number g, not c: see dmpi_comm_t */
     int pair, err = dmpi_comm_agree_pair(&t, &pair);
-    if (err != MPI_SUCCESS)
-        return err;
-    dmpi_group_retain(g);
-    if ((err = make_comm(c, g, pair, out)) != MPI_SUCCESS)
-        dmpi_group_release(g);
-    return err;
+    return err != MPI_SUCCESS ? err : make_comm_over(c, g, pair, out);
 }
 
 struct split_entry { int key, rank, world; };

@@ -40,10 +40,7 @@ static void finish(idup_t *d, int err)
 {
     dmpi_ctx_agree_end(&d->agree);
     dmpi_request_t *r = d->req;
-    r->st_source = MPI_ANY_SOURCE;
-    r->st_tag = MPI_ANY_TAG;
-    r->st_bytes = 0;
-    r->st_error = err;
+    dmpi_req_set_empty_status(r, err);
     if (err != MPI_SUCCESS)         /* the handle the caller holds is no longer valid */
         dmpi_comm_free(d->comm);
     dmpi_comm_release(d->parent);
@@ -100,8 +97,7 @@ static int idup_inter(dmpi_comm_t *c, dmpi_comm_t **out, dmpi_request_t **req)
         dmpi_req_free(r);
         return err;
     }
-    r->st_source = MPI_ANY_SOURCE;
-    r->st_tag = MPI_ANY_TAG;
+    dmpi_req_set_empty_status(r, MPI_SUCCESS);
     dmpi_req_complete(r);
     *req = r;
     return MPI_SUCCESS;

@@ -53,14 +53,20 @@ void dmpi_msg_fill(dmpi_msg_t *m, const void *data, size_t n)
         finish_from_msg(m->waiter, m);
 }
 
-/* An unexpected message: a heap copy of the header fields in h, with room
- * for `bytes` of data, queued in arrival order. */
-static dmpi_msg_t *queue_unexpected(dmpi_matchq_t *q, const dmpi_msg_t *h, size_t bytes)
+/* A heap copy of the header fields in h, with room for `bytes` of data. */
+static dmpi_msg_t *msg_copy(const dmpi_msg_t *h, size_t bytes)
 {
     dmpi_msg_t *m = dmpi_msg_alloc(bytes);
     char *data = m->data;
     *m = *h;
     m->data = data;
+    return m;
+}
+
+/* An unexpected message, queued in arrival order. */
+static dmpi_msg_t *queue_unexpected(dmpi_matchq_t *q, const dmpi_msg_t *h, size_t bytes)
+{
+    dmpi_msg_t *m = msg_copy(h, bytes);
     dmpi_mq_add_unexp(q, m);
     return m;
 }
@@ -96,10 +102,7 @@ static inline bool in_order(dmpi_matchq_t *q, const dmpi_hdr_t *h)
 /* A message that arrived early: held, data and all, until its turn. */
 static dmpi_msg_t *hold_early(dmpi_matchq_t *q, const dmpi_msg_t *h, size_t bytes)
 {
-    dmpi_msg_t *m = dmpi_msg_alloc(bytes);
-    char *data = m->data;
-    *m = *h;
-    m->data = data;
+    dmpi_msg_t *m = msg_copy(h, bytes);
     m->prev = NULL;
     m->next = q->early;
     q->early = m;
@@ -138,6 +141,19 @@ static void release_early(dmpi_matchq_t *q, int src)
 
 /* ---- arrival ------------------------------------------------------------- */
 
+/* An eager message no receive takes now: buffered, with the `have` bytes
+ * that came with it, as unexpected or (early) held for its turn. */
+static dmpi_msg_t *buffer_eager(dmpi_matchq_t *q, bool early, const dmpi_hdr_t *h, int peer, size_t len,
+                                const void *data, size_t have, bool sync, uint64_t cookie)
+{
+    dmpi_msg_t m = {.ctx = h->ctx, .src = h->src, .tag = h->tag, .peer = peer, .seq = h->seq, .len = len,
+                    .proto = DMPI_MSG_EAGER, .sync = sync, .cookie = cookie, .arrived = have};
+    dmpi_msg_t *b = early ? hold_early(q, &m, len) : queue_unexpected(q, &m, len);
+    if (have)
+        memcpy(b->data, data, have);
+    return b;
+}
+
 static DMPI_ALWAYS_INLINE dmpi_request_t *eager_arrived(dmpi_matchq_t *q, const dmpi_hdr_t *h, int peer, size_t len,
                                      const void *data, size_t have, bool sync, uint64_t cookie, dmpi_msg_t **um)
 {
@@ -153,24 +169,8 @@ static DMPI_ALWAYS_INLINE dmpi_request_t *eager_arrived(dmpi_matchq_t *q, const 
             dmpi_tport_peers[peer].t->sync_ack(peer, cookie);
         return r;
     }
-    dmpi_msg_t m = {.ctx = h->ctx, .src = h->src, .tag = h->tag, .peer = peer, .seq = h->seq, .len = len,
-                    .proto = DMPI_MSG_EAGER, .sync = sync, .cookie = cookie, .arrived = have};
-    dmpi_msg_t *u = queue_unexpected(q, &m, len);
-    if (have)
-        memcpy(u->data, data, have);
-    *um = u;
+    *um = buffer_eager(q, false, h, peer, len, data, have, sync, cookie);
     return NULL;
-}
-
-static void eager_early(dmpi_matchq_t *q, const dmpi_hdr_t *h, int peer, size_t len, const void *data,
-                        size_t have, bool sync, uint64_t cookie, dmpi_msg_t **um)
-{
-    dmpi_msg_t m = {.ctx = h->ctx, .src = h->src, .tag = h->tag, .peer = peer, .seq = h->seq, .len = len,
-                    .proto = DMPI_MSG_EAGER, .sync = sync, .cookie = cookie, .arrived = have};
-    dmpi_msg_t *e = hold_early(q, &m, len);
-    if (have)
-        memcpy(e->data, data, have);
-    *um = e;
 }
 
 static DMPI_ALWAYS_INLINE dmpi_request_t *deliver_eager(const dmpi_hdr_t *h, int peer, size_t len, const void *data,
@@ -178,7 +178,7 @@ static DMPI_ALWAYS_INLINE dmpi_request_t *deliver_eager(const dmpi_hdr_t *h, int
 {
     dmpi_matchq_t *q = dmpi_mq(h->ctx);
     if (DMPI_UNLIKELY(!in_order(q, h))) {
-        eager_early(q, h, peer, len, data, have, sync, cookie, um);
+        *um = buffer_eager(q, true, h, peer, len, data, have, sync, cookie);
         return NULL;
     }
     dmpi_request_t *r = eager_arrived(q, h, peer, len, data, have, sync, cookie, um);

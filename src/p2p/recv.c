@@ -192,10 +192,7 @@ int dmpi_cancel(dmpi_request_t *r)
      * itself not cancelled, as the standard allows. */
     if (r->kind == DMPI_REQ_RECV && !r->done && dmpi_mq_unpost(dmpi_mq(r->ctx), r)) {
         r->cancelled = 1;
-        r->st_source = MPI_ANY_SOURCE;
-        r->st_tag = MPI_ANY_TAG;
-        r->st_error = MPI_SUCCESS;
-        r->st_bytes = 0;
+        dmpi_req_set_empty_status(r, MPI_SUCCESS);
         dmpi_req_complete(r);
     }
     return MPI_SUCCESS;

@@ -103,6 +103,16 @@ static inline void dmpi_req_complete_inline(dmpi_request_t *r)
         dmpi_req_complete(r);
 }
 
+/* The empty status (any source, any tag, no data) with error err: what a
+ * completed collective, idup or cancelled receive reports. */
+static inline void dmpi_req_set_empty_status(dmpi_request_t *r, int err)
+{
+    r->st_source = MPI_ANY_SOURCE;
+    r->st_tag = MPI_ANY_TAG;
+    r->st_error = err;
+    r->st_bytes = 0;
+}
+
 static inline void dmpi_req_set_proc_null_status(dmpi_request_t *r)
 {
     r->st_source = MPI_PROC_NULL;

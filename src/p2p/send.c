@@ -48,25 +48,14 @@ void dmpi_send_fill(dmpi_request_t *s, const void *buf, int count, dmpi_dtype_t 
     dmpi_req_hold_comm(s);
 }
 
-/* The next sequence number from c to rank dest (see dmpi_comm_t.seq_out). */
-static inline uint32_t next_seq(const dmpi_comm_t *c, int dest)
-{
-    return DMPI_LIKELY(c->seq_out != NULL) ? c->seq_out[dest] : DMPI_SEQ_NONE;
-}
-
-static inline void seq_taken(dmpi_comm_t *c, int dest)
-{
-    if (DMPI_LIKELY(c->seq_out != NULL))
-        c->seq_out[dest]++;
-}
-
 /* To the peer's transport, eager or rendezvous by its limit. */
 static void hand_over(dmpi_request_t *s)
 {
     const dmpi_tport_peer_t *p = &dmpi_tport_peers[s->peer];
     dmpi_comm_t *c = s->comm;
-    s->hdr = (dmpi_hdr_t){s->ctx, c->rank, s->tag, next_seq(c, s->rank)};
-    seq_taken(c, s->rank);
+    /* the next sequence number to that rank (see dmpi_comm_t.seq_out) */
+    uint32_t seq = DMPI_LIKELY(c->seq_out != NULL) ? c->seq_out[s->rank]++ : DMPI_SEQ_NONE;
+    s->hdr = (dmpi_hdr_t){s->ctx, c->rank, s->tag, seq};
     if ((long long)s->bytes <= p->eager_max)
         p->t->send_eager(s);
     else

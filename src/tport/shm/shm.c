@@ -28,8 +28,6 @@ static_assert(SHM_HDR_BYTES + 3 * sizeof(uint64_t) == SHM_CELL, "control message
 
 static struct {
     size_t rings_at;             /* offset of the rings in the node segment */
-    long long inline_max;        /* largest direct-mode send; -1 = none */
-    long long eager_max;         /* largest eager message; -1 = none */
     int nlocal, me;
     uint64_t ring_size;
     uint32_t frag_payload;       /* largest payload of one ring message */
@@ -614,9 +612,9 @@ static int shm_plan(void)
 
 static int shm_init(void)
 {
-    S.inline_max = S.eager_max = -1;
     if (S.nlocal < 2)
         return 0;
+    long long inline_max = -1, eager_max = -1;   /* -1: none (every message takes rendezvous) */
     uint64_t frag = dmpi_params.frag_size ? dmpi_params.frag_size : S.ring_size / 4;
     if (frag > S.ring_size / 2)
         frag = S.ring_size / 2;
@@ -626,13 +624,13 @@ static int shm_init(void)
     S.frag_payload = (uint32_t)(frag - SHM_HDR_BYTES);
     switch (dmpi_params.shm_path) {
     case DMPI_PATH_AUTO:
-        S.eager_max = (long long)dmpi_params.eager_limit;
-        S.inline_max = (long long)(dmpi_params.eager_limit < S.frag_payload ? dmpi_params.eager_limit
+        eager_max = (long long)dmpi_params.eager_limit;
+        inline_max = (long long)(dmpi_params.eager_limit < S.frag_payload ? dmpi_params.eager_limit
                                                                              : S.frag_payload);
         break;
     case DMPI_PATH_EAGER:
-        S.eager_max = LLONG_MAX;
-        S.inline_max = S.frag_payload;
+        eager_max = LLONG_MAX;
+        inline_max = S.frag_payload;
         break;
     default:                        /* copy or cma: every message takes rendezvous */
         break;
@@ -642,7 +640,7 @@ static int shm_init(void)
     for (int i = 0; i < S.nlocal; i++)
         if (i != S.me) {
             setup_peer(i);
-            dmpi_tport_claim(peers[i].world, &dmpi_tport_shm, i, S.inline_max, S.eager_max);
+            dmpi_tport_claim(peers[i].world, &dmpi_tport_shm, i, inline_max, eager_max);
         }
     if (S.me == 0)
         dmpi_verbose(1, "shm: %d local ranks, ring %llu bytes per pair, piece %u bytes, eager limit %zu, "
