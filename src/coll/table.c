@@ -3,9 +3,8 @@
 #include "coll/coll.h"
 
 /* Components, lowest first: each may claim a communicator on top of what
- * the ones before it chose. None beyond the point-to-point schedules yet;
- * the node-level shared-memory component comes next. */
-static dmpi_coll_claim_fn *const components[] = {NULL};
+ * the ones before it chose. */
+static dmpi_coll_claim_fn *const components[] = {dmpi_coll_node_claim, NULL};
 
 const dmpi_coll_table_t dmpi_coll_p2p_table = {
     .name = "p2p",

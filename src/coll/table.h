@@ -64,4 +64,9 @@ typedef const dmpi_coll_table_t *dmpi_coll_claim_fn(dmpi_comm_t *c, const dmpi_c
  * communicator is used. */
 void dmpi_coll_comm_init(dmpi_comm_t *c);
 
+/* The node-level shared-memory component (coll/node/). Its finalize frees
+ * every communicator's shared area; it runs before the node segment goes. */
+dmpi_coll_claim_fn dmpi_coll_node_claim;
+void dmpi_coll_node_finalize(void);
+
 #endif

@@ -116,6 +116,7 @@ int dmpi_finalize(void)
      * which are still polling: nobody leaves the barrier without them. */
     dmpi_progress_until(transports_quiet, NULL);
     dmpi_p2p_finalize();
+    dmpi_coll_node_finalize();
     dmpi_node_finalize();
     dmpi_world.state = DMPI_STATE_FINALIZED;
     dmpi_pmi_finalize();

@@ -70,8 +70,13 @@ int dmpi_comm_init_builtins(void)
     return 0;
 }
 
+void (*dmpi_comm_coll_free_hook)(dmpi_comm_t *c);
+
 static void destroy(dmpi_comm_t *c)
 {
+    if (c->coll_state && dmpi_comm_coll_free_hook)
+        dmpi_comm_coll_free_hook(c);
+    c->coll_state = NULL;
     dmpi_info_drop(c->hints);
     c->hints = NULL;
     dmpi_topo_free(c->topo);

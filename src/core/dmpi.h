@@ -191,6 +191,7 @@ typedef struct dmpi_comm {
                                   * this tag (temporary views: Comm_create_group, Comm_idup rounds) */
     uint32_t idup_seq;           /* MPI_Comm_idup calls on it, the same count on every rank */
     const struct dmpi_coll_table *coll;   /* its collective functions (coll/table.c) */
+    void *coll_state;            /* a component's state (coll/node), freed by dmpi_comm_coll_free_hook */
     struct dmpi_group *group;
     struct dmpi_attr *attrs;     /* cached attributes (core/attr.c) */
     struct dmpi_info *hints;     /* MPI_Comm_set_info: a private copy, or NULL */
@@ -232,6 +233,8 @@ int dmpi_comm_set_peers(dmpi_comm_t *c, int peer_size, const int *peer_world_of)
 /* References held by requests and schedules (a view counts on its object). */
 static inline void dmpi_comm_retain(dmpi_comm_t *c) { c->obj->refcount++; }
 void dmpi_comm_destroy_last(dmpi_comm_t *c);     /* the last reference went */
+/* Set by the collectives: frees c->coll_state when the communicator goes. */
+extern void (*dmpi_comm_coll_free_hook)(dmpi_comm_t *c);
 static inline void dmpi_comm_release(dmpi_comm_t *c)
 {
     if (DMPI_UNLIKELY(--c->obj->refcount == 0))

@@ -63,6 +63,19 @@ static const param_t table[] = {
     COLL("ALLTOALL", coll_alltoall, "MPI_Alltoall and MPI_Ialltoall"),
     COLL("ALLTOALLV", coll_alltoallv, "MPI_Alltoallv/w and MPI_Ialltoallv/w"),
     COLL("REDUCE_SCATTER", coll_reduce_scatter, "MPI_Reduce_scatter(_block) and their nonblocking forms"),
+    {"COLL_NODE", P_INT, "1", "0", "1", P(coll_node),
+     "1: collectives on communicators whose ranks share a node move data through shared memory and flags (docs/collectives.md); 0: point-to-point algorithms only"},
+    /* max: two halves of it per rank must fit the budget's share */
+    {"COLL_NODE_COPY_MAX", P_SIZE, "16384", "0", "64M", P(coll_node_copy_max),
+     "largest contribution of one rank copied through the communicator's shared area; larger ones are read from the owner's buffer with process_vm_readv"},
+    /* min: a chunk smaller than a page costs more in calls than it saves */
+    {"COLL_NODE_CHUNK", P_SIZE, "65536", "4096", "1G", P(coll_node_chunk),
+     "piece of a large reduction pulled and reduced at a time (bounds the temporary buffer)"},
+    {"COLL_NODE_BUDGET", P_SIZE, "67108864", "0", "1099511627776", P(coll_node_budget),
+     "shared memory the node-level collectives of all communicators on a node may hold; a communicator that would exceed it uses point-to-point algorithms"},
+    /* max: more groups than ranks is one rank per group */
+    {"COLL_NODE_GROUPS", P_INT, "0", "0", "1000000", P(coll_node_groups),
+     "0: group a communicator's ranks by the node's NUMA domains (sockets without NUMA); k > 0: force k groups of consecutive ranks (a two-level hierarchy)"},
     /* max: a window wider than the communicator is the whole communicator */
     {"ALLTOALLV_WINDOW", P_INT, "8", "1", "1000000", P(alltoallv_window),
      "exchanges in flight at once in the throttled linear alltoallv"},

@@ -23,6 +23,11 @@ typedef struct dmpi_params {
         coll_allreduce[DMPI_PARAM_NAME_MAX], coll_gather[DMPI_PARAM_NAME_MAX], coll_scatter[DMPI_PARAM_NAME_MAX],
         coll_allgather[DMPI_PARAM_NAME_MAX], coll_alltoall[DMPI_PARAM_NAME_MAX], coll_alltoallv[DMPI_PARAM_NAME_MAX],
         coll_reduce_scatter[DMPI_PARAM_NAME_MAX];
+    int coll_node;            /* COLL_NODE: node-level shared-memory collectives on (1) or off (0) */
+    size_t coll_node_copy_max;  /* COLL_NODE_COPY_MAX: largest per-rank contribution copied through the area */
+    size_t coll_node_chunk;   /* COLL_NODE_CHUNK: piece of a large reduction handled at a time */
+    size_t coll_node_budget;  /* COLL_NODE_BUDGET: shared memory for all collective areas of the node */
+    int coll_node_groups;     /* COLL_NODE_GROUPS: 0 from the topology, k forces k groups */
     int alltoallv_window;     /* ALLTOALLV_WINDOW: exchanges in flight in the throttled linear alltoallv */
     int verbose;              /* VERBOSE: 0 quiet, 1 decisions, 2 details */
 } dmpi_params_t;

@@ -31,7 +31,9 @@ typedef struct node_seg_hdr {
     uint32_t pad0;
     uint64_t total_size;
     _Atomic uint32_t attached;
-    char pad[4096 - 28];
+    uint32_t pad1;
+    _Atomic uint64_t coll_bytes;   /* shared memory the node's collectives hold now (coll/node) */
+    char pad[4096 - 40];
 } node_seg_hdr_t;
 static_assert(sizeof(node_seg_hdr_t) == 4096, "segment header is one page");
 

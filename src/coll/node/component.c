@@ -1,0 +1,240 @@
+/* The node-level component (coll/table.h): claims every intracommunicator
+ * of two or more ranks that all share this node. Each blocking call takes
+ * the shared-memory path when its sizes fit (node_coll.h), else the table
+ * below; nonblocking calls, gatherv, scatterv, alltoallv and alltoallw go
+ * below. The area is made on the first blocking collective, whichever it
+ * is, so every rank makes it in the same call. */
+#include "coll/node/node_coll.h"
+#include "core/op.h"
+#include "core/params.h"
+#include "node/segment.h"
+#include <stdlib.h>
+
+static dmpi_coll_table_t node_table;
+#define BELOW node_table.prev
+
+/* The state with its area ready, or NULL (then the table below serves). */
+/* The collectives, numbered for the posts' signatures. */
+enum { K_BARRIER = 1, K_BCAST, K_REDUCE, K_ALLREDUCE, K_REDSCAT, K_REDSCAT_BLOCK, K_SCAN, K_EXSCAN, K_GATHER,
+       K_SCATTER, K_ALLGATHER, K_ALLGATHERV, K_ALLTOALL };
+
+static nc_state_t *ready(dmpi_comm_t *c, const char *call, unsigned kind)
+{
+    nc_state_t *s = nc_state_of(c, BELOW);
+    if (DMPI_UNLIKELY(!s || s->status != NC_READY)) {
+        if (!s || s->status == NC_OFF || nc_setup(s) != MPI_SUCCESS || s->status != NC_READY)
+            return NULL;
+    }
+    s->call = call;
+    s->kind = kind;
+    return s;
+}
+
+static int node_barrier(dmpi_comm_t *c, dmpi_request_t **req)
+{
+    nc_state_t *s;
+    if (req || !(s = ready(c, "MPI_Barrier", K_BARRIER)))
+        return BELOW->barrier(c, req);
+    return nc_barrier(s);
+}
+
+static int node_bcast(dmpi_comm_t *c, void *buf, size_t count, dmpi_dtype_t *dt, int root, dmpi_request_t **req)
+{
+    nc_state_t *s;
+    int mode;
+    if (req || !(s = ready(c, "MPI_Bcast", K_BCAST)) || (mode = nc_mode(s, count * dt->size)) == NC_NONE)
+        return BELOW->bcast(c, buf, count, dt, root, req);
+    return nc_bcast(s, buf, count, dt, root, mode);
+}
+
+/* Reductions run on the packed data with the user's type, so the type
+ * must be contiguous (it is the same on every rank). */
+static int red_mode(nc_state_t *s, size_t count, const dmpi_dtype_t *dt)
+{
+    return dt->contig ? nc_mode(s, count * dt->size) : NC_NONE;
+}
+
+static int node_reduce(dmpi_comm_t *c, const void *sbuf, void *rbuf, size_t count, dmpi_dtype_t *dt, dmpi_op_t *op,
+                       int root, dmpi_request_t **req)
+{
+    nc_state_t *s;
+    int mode;
+    if (req || !(s = ready(c, "MPI_Reduce", K_REDUCE)) || (mode = red_mode(s, count, dt)) == NC_NONE)
+        return BELOW->reduce(c, sbuf, rbuf, count, dt, op, root, req);
+    return nc_reduce(s, sbuf, rbuf, count, dt, op, root, mode);
+}
+
+static int node_allreduce(dmpi_comm_t *c, const void *sbuf, void *rbuf, size_t count, dmpi_dtype_t *dt,
+                          dmpi_op_t *op, dmpi_request_t **req)
+{
+    nc_state_t *s;
+    int mode;
+    if (req || !(s = ready(c, "MPI_Allreduce", K_ALLREDUCE)) || (mode = red_mode(s, count, dt)) == NC_NONE)
+        return BELOW->allreduce(c, sbuf, rbuf, count, dt, op, req);
+    return nc_allreduce(s, sbuf, rbuf, count, dt, op, mode);
+}
+
+static int node_reduce_scatter(dmpi_comm_t *c, const void *sbuf, void *rbuf, const int *counts, dmpi_dtype_t *dt,
+                               dmpi_op_t *op, dmpi_request_t **req)
+{
+    nc_state_t *s;
+    int mode = NC_NONE;
+    size_t total = 0;
+    if (!req && (s = ready(c, "MPI_Reduce_scatter", K_REDSCAT))) {
+        for (int r = 0; r < s->n; r++)
+            total += (size_t)(s->cnt[r] = (size_t)counts[r]);
+        mode = red_mode(s, total, dt);
+    }
+    if (mode == NC_NONE)
+        return BELOW->reduce_scatter(c, sbuf, rbuf, counts, dt, op, req);
+    return nc_reduce_scatter(s, sbuf, rbuf, s->cnt, total, dt, op, mode);
+}
+
+static int node_reduce_scatter_block(dmpi_comm_t *c, const void *sbuf, void *rbuf, size_t count, dmpi_dtype_t *dt,
+                                     dmpi_op_t *op, dmpi_request_t **req)
+{
+    nc_state_t *s;
+    int mode;
+    if (req || !(s = ready(c, "MPI_Reduce_scatter_block", K_REDSCAT_BLOCK)) ||
+        (mode = red_mode(s, count * (size_t)c->size, dt)) == NC_NONE)
+        return BELOW->reduce_scatter_block(c, sbuf, rbuf, count, dt, op, req);
+    for (int r = 0; r < s->n; r++)
+        s->cnt[r] = count;
+    return nc_reduce_scatter(s, sbuf, rbuf, s->cnt, count * (size_t)s->n, dt, op, mode);
+}
+
+static int node_scan(dmpi_comm_t *c, const void *sbuf, void *rbuf, size_t count, dmpi_dtype_t *dt, dmpi_op_t *op,
+                     dmpi_request_t **req)
+{
+    nc_state_t *s;
+    int mode;
+    if (req || !(s = ready(c, "MPI_Scan", K_SCAN)) || (mode = red_mode(s, count, dt)) == NC_NONE)
+        return BELOW->scan(c, sbuf, rbuf, count, dt, op, req);
+    return nc_scan(s, sbuf, rbuf, count, dt, op, mode, false);
+}
+
+static int node_exscan(dmpi_comm_t *c, const void *sbuf, void *rbuf, size_t count, dmpi_dtype_t *dt, dmpi_op_t *op,
+                       dmpi_request_t **req)
+{
+    nc_state_t *s;
+    int mode;
+    if (req || !(s = ready(c, "MPI_Exscan", K_EXSCAN)) || (mode = red_mode(s, count, dt)) == NC_NONE)
+        return BELOW->exscan(c, sbuf, rbuf, count, dt, op, req);
+    return nc_scan(s, sbuf, rbuf, count, dt, op, mode, true);
+}
+
+/* The block size every rank sees alike: the root's receive signature, the
+ * others' send signature. */
+static size_t rooted_block(const dmpi_comm_t *c, int root, size_t scount, const dmpi_dtype_t *sdt, size_t rcount,
+                           const dmpi_dtype_t *rdt, bool gather)
+{
+    bool mine_is_recv = gather ? c->rank == root : c->rank != root;
+    return mine_is_recv ? rcount * rdt->size : scount * sdt->size;
+}
+
+static int node_gather(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dtype_t *sdt, void *rbuf,
+                       size_t rcount, dmpi_dtype_t *rdt, int root, dmpi_request_t **req)
+{
+    nc_state_t *s;
+    int mode;
+    if (req || !(s = ready(c, "MPI_Gather", K_GATHER)) ||
+        (mode = nc_mode(s, rooted_block(c, root, scount, sdt, rcount, rdt, true))) == NC_NONE)
+        return BELOW->gather(c, sbuf, scount, sdt, rbuf, rcount, rdt, root, req);
+    return nc_gather(s, sbuf, scount, sdt, rbuf, rcount, rdt, root, mode);
+}
+
+static int node_scatter(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dtype_t *sdt, void *rbuf,
+                        size_t rcount, dmpi_dtype_t *rdt, int root, dmpi_request_t **req)
+{
+    nc_state_t *s;
+    int mode;
+    if (req || !(s = ready(c, "MPI_Scatter", K_SCATTER)) ||
+        (mode = nc_mode(s, (size_t)c->size * rooted_block(c, root, scount, sdt, rcount, rdt, false))) == NC_NONE)
+        return BELOW->scatter(c, sbuf, scount, sdt, rbuf, rcount, rdt, root, req);
+    return nc_scatter(s, sbuf, scount, sdt, rbuf, rcount, rdt, root, mode);
+}
+
+static int node_allgather(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dtype_t *sdt, void *rbuf,
+                          size_t rcount, dmpi_dtype_t *rdt, dmpi_request_t **req)
+{
+    nc_state_t *s;
+    int mode;
+    if (req || !(s = ready(c, "MPI_Allgather", K_ALLGATHER)) || (mode = nc_mode(s, rcount * rdt->size)) == NC_NONE)
+        return BELOW->allgather(c, sbuf, scount, sdt, rbuf, rcount, rdt, req);
+    for (int r = 0; r < s->n; r++) {
+        s->cnt[r] = rcount;
+        s->dsp[r] = (size_t)r * rcount;
+    }
+    return nc_allgatherv(s, sbuf, scount, sdt, rbuf, s->cnt, s->dsp, rdt, mode);
+}
+
+static int node_allgatherv(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dtype_t *sdt, void *rbuf,
+                           const int *rcounts, const int *displs, dmpi_dtype_t *rdt, dmpi_request_t **req)
+{
+    nc_state_t *s;
+    int mode = NC_NONE;
+    if (!req && (s = ready(c, "MPI_Allgatherv", K_ALLGATHERV))) {
+        size_t most = 0;
+        bool ok = true;
+        for (int r = 0; r < s->n; r++) {
+            s->cnt[r] = (size_t)rcounts[r];
+            s->dsp[r] = (size_t)displs[r];
+            most = s->cnt[r] > most ? s->cnt[r] : most;
+            ok &= displs[r] >= 0;     /* negative displacements: below */
+        }
+        mode = ok ? nc_mode(s, most * rdt->size) : NC_NONE;
+    }
+    if (mode == NC_NONE)
+        return BELOW->allgatherv(c, sbuf, scount, sdt, rbuf, rcounts, displs, rdt, req);
+    return nc_allgatherv(s, sbuf, scount, sdt, rbuf, s->cnt, s->dsp, rdt, mode);
+}
+
+static int node_alltoall(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dtype_t *sdt, void *rbuf,
+                         size_t rcount, dmpi_dtype_t *rdt, dmpi_request_t **req)
+{
+    nc_state_t *s;
+    int mode;
+    if (req || !(s = ready(c, "MPI_Alltoall", K_ALLTOALL)) ||
+        (mode = nc_mode(s, (size_t)c->size * rcount * rdt->size)) == NC_NONE)
+        return BELOW->alltoall(c, sbuf, scount, sdt, rbuf, rcount, rdt, req);
+    return nc_alltoall(s, sbuf, scount, sdt, rbuf, rcount, rdt, mode);
+}
+
+static bool all_on_node(const dmpi_comm_t *c)
+{
+    for (int r = 0; r < c->size; r++)
+        if (dmpi_world.local_of_world[dmpi_comm_world_rank(c, r)] < 0)
+            return false;
+    return true;
+}
+
+const dmpi_coll_table_t *dmpi_coll_node_claim(dmpi_comm_t *c, const dmpi_coll_table_t *below)
+{
+    if (!dmpi_params.coll_node || !dmpi_node_seg || dmpi_comm_is_inter(c) || c->size < 2 || !all_on_node(c))
+        return NULL;
+    if (!node_table.name) {
+        node_table = (dmpi_coll_table_t){
+            .name = "node",
+            .prev = below,
+            .barrier = node_barrier,
+            .bcast = node_bcast,
+            .reduce = node_reduce,
+            .allreduce = node_allreduce,
+            .reduce_scatter = node_reduce_scatter,
+            .reduce_scatter_block = node_reduce_scatter_block,
+            .scan = node_scan,
+            .exscan = node_exscan,
+            .gather = node_gather,
+            .gatherv = below->gatherv,
+            .scatter = node_scatter,
+            .scatterv = below->scatterv,
+            .allgather = node_allgather,
+            .allgatherv = node_allgatherv,
+            .alltoall = node_alltoall,
+            .alltoallv = below->alltoallv,
+            .alltoallw = below->alltoallw,
+        };
+        dmpi_comm_coll_free_hook = nc_free;
+    }
+    return &node_table;
+}

@@ -1,0 +1,164 @@
+/* Node-level collectives: the ranks of a communicator that share a node
+ * meet in a shared area of their own and move data through it, or read it
+ * straight from each other's buffers (process_vm_readv), synchronised by
+ * flags that only their owner writes.
+ *
+ * Every collective is a few phases; each phase has a number t, the same on
+ * every rank (collectives are called in the same order everywhere), that
+ * only grows (64 bits: it never wraps). In phase t a rank may expose data:
+ * inline in its post line (up to NC_INLINE bytes), packed into half t & 1 of
+ * its slot (up to the copy limit), or as the address of a buffer that the
+ * others read by single copy. It then sets post[t & 1].seq = t. Readers wait
+ * for that, copy what they need and set their done = t once they read
+ * nothing more of phase t. A rank rewrites post[t & 1] and its slot half
+ * only when every rank's done >= t - 2; a buffer exposed by address must
+ * stay untouched until its readers' done >= t.
+ *
+ * The area of a communicator of n ranks (the formula docs/collectives.md
+ * quotes):
+ *   256 B header + n x 256 B rank lines + n x 2 x COLL_NODE_COPY_MAX slots,
+ * rounded up to pages. */
+#ifndef DMPI_COLL_NODE_COLL_H
+#define DMPI_COLL_NODE_COLL_H
+
+#include "coll/table.h"
+#include "core/dmpi.h"
+#include <assert.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define NC_INLINE 48             /* payload bytes riding in a post line */
+#define NC_MAGIC 0x646d70692d636f6cull   /* "dmpi-col" */
+
+typedef struct nc_post {
+    _Atomic uint64_t seq;        /* the phase whose data this holds */
+    uint64_t bytes;              /* bytes exposed */
+    union {
+        unsigned char data[NC_INLINE];
+        uint64_t addr;           /* single copy: where they are in the owner's memory */
+    };
+} nc_post_t;
+static_assert(sizeof(nc_post_t) == 64, "a post is one cache line");
+
+/* One rank's lines, written by that rank only: two posts (by phase
+ * parity), done, and the barrier's group fields. */
+typedef struct nc_rank {
+    nc_post_t post[2];
+    _Atomic uint64_t done;       /* the last phase this rank read anything of */
+    char pad0[56];
+    _Atomic uint64_t up;         /* group leader: its whole group arrived at this phase */
+    _Atomic uint64_t down;       /* group leader: every rank arrived; its group may go */
+    int32_t domain;              /* set once, before the set-up agreement */
+    char pad1[44];
+} nc_rank_t;
+static_assert(sizeof(nc_rank_t) == 256, "rank lines are four cache lines");
+
+typedef struct nc_area {
+    uint64_t magic;
+    uint64_t bytes;              /* the whole area */
+    uint64_t slot;               /* bytes of one rank's slot (two halves) */
+    uint32_t n;
+    _Atomic uint32_t refs;       /* ranks that still have it mapped */
+    char pad[256 - 32];
+} nc_area_t;
+static_assert(sizeof(nc_area_t) == 256, "the header is four cache lines");
+
+enum { NC_UNSET, NC_READY, NC_OFF };   /* state of a communicator's area */
+enum { NC_INL, NC_SLOT, NC_CMA, NC_NONE };  /* how a contribution travels */
+
+typedef struct nc_state {
+    dmpi_comm_t *comm;
+    const dmpi_coll_table_t *below;
+    int status;
+    int n, me;
+    nc_area_t *area;
+    nc_rank_t *ranks;            /* n of them */
+    char *slots;                 /* n x area->slot */
+    uint64_t t;                  /* the last phase number taken */
+    uint64_t min_done;           /* every rank's done was at least this when last looked at */
+    bool cma_all;                /* every rank can read every other's memory */
+    pid_t *pid;                  /* by comm rank */
+    int *local;                  /* comm rank -> local rank */
+    size_t *cnt, *dsp;           /* n each: the counts and displacements of the call running */
+    /* the two-level barrier: groups of ranks, each with a leader */
+    int ngroups, *group_of, *leader, *members, nmembers;
+    void *tmp;                   /* scratch of the collectives, grown on demand */
+    size_t tmp_size;
+    void *xtmp;                  /* a noncontiguous buffer exposed by address, packed */
+    size_t xtmp_size;
+    const char *call;            /* the collective running, for hang reports */
+    unsigned kind;               /* its number (a post carries it, to catch mismatched calls) */
+    struct nc_state *next;       /* all live states (freed at MPI_Finalize) */
+} nc_state_t;
+
+/* area.c: the lazy set-up (collective over the communicator, on its first
+ * eligible call), the free at the communicator's end. */
+int nc_setup(nc_state_t *s);
+nc_state_t *nc_state_of(dmpi_comm_t *c, const dmpi_coll_table_t *below);
+void nc_free(dmpi_comm_t *c);
+static inline nc_rank_t *nc_rank(nc_state_t *s, int r) { return &s->ranks[r]; }
+static inline char *nc_slot(nc_state_t *s, int r, uint64_t t)
+{
+    return s->slots + (size_t)r * s->area->slot + (t & 1) * (s->area->slot / 2);
+}
+void *nc_tmp(nc_state_t *s, size_t bytes);
+void *nc_xtmp(nc_state_t *s, size_t bytes);
+
+/* phase.c: the moves every collective is made of. */
+int nc_mode(const nc_state_t *s, size_t bytes);
+static inline uint64_t nc_next(nc_state_t *s) { return ++s->t; }
+/* Waits until every rank's done >= v. */
+void nc_wait_done_all(nc_state_t *s, uint64_t v);
+void nc_wait_done(nc_state_t *s, int r, uint64_t v);
+/* This rank's post of phase t, once it may be rewritten (every rank's
+ * done has reached t - 2). Set seq last, with nc_publish. */
+nc_post_t *nc_post_begin(nc_state_t *s, uint64_t t);
+static inline void nc_publish(nc_post_t *p, uint64_t t)
+{
+    atomic_store_explicit(&p->seq, t, memory_order_release);
+}
+/* Exposes count elements of dt at buf (bytes of them, packed) in phase t,
+ * by mode; sets the post. For NC_CMA a noncontiguous buffer is packed into
+ * scratch of its own first (nc_xtmp), which lives until the next call. */
+int nc_expose(nc_state_t *s, uint64_t t, int mode, const void *buf, size_t count, dmpi_dtype_t *dt, size_t bytes);
+/* Waits for rank r's post of phase t and returns it; ends the job if r
+ * exposed other than `bytes` or ran another collective. */
+nc_post_t *nc_wait_post(nc_state_t *s, int r, uint64_t t, size_t bytes);
+/* A post's bytes field: the size, and in the top byte the collective. */
+#define NC_BYTES_MASK ((1ull << 56) - 1)
+static inline uint64_t nc_sig(const nc_state_t *s, size_t bytes) { return (uint64_t)s->kind << 56 | bytes; }
+/* Copies bytes [first, first + n) of rank r's exposure in phase t into the
+ * packed stream of (dt, base) at dfirst (dt NULL: plain bytes at base). */
+int nc_pull(nc_state_t *s, int r, uint64_t t, int mode, size_t first, size_t n, void *base, dmpi_dtype_t *dt,
+            size_t dfirst);
+static inline void nc_set_done(nc_state_t *s, uint64_t t)
+{
+    atomic_store_explicit(&nc_rank(s, s->me)->done, t, memory_order_release);
+}
+/* Waits until *w >= v, naming what it waits for if it takes long. */
+void nc_wait_ge(nc_state_t *s, _Atomic uint64_t *w, uint64_t v, const char *flag, int rank);
+
+/* The collectives (one file each family). They return MPI_SUCCESS or an
+ * error; they are called only once the area is ready and the sizes fit. */
+int nc_barrier(nc_state_t *s);
+int nc_bcast(nc_state_t *s, void *buf, size_t count, dmpi_dtype_t *dt, int root, int mode);
+struct dmpi_op;
+int nc_allreduce(nc_state_t *s, const void *sbuf, void *rbuf, size_t count, dmpi_dtype_t *dt, struct dmpi_op *op,
+                 int mode);
+int nc_reduce(nc_state_t *s, const void *sbuf, void *rbuf, size_t count, dmpi_dtype_t *dt, struct dmpi_op *op,
+              int root, int mode);
+int nc_reduce_scatter(nc_state_t *s, const void *sbuf, void *rbuf, const size_t *counts, size_t total,
+                      dmpi_dtype_t *dt, struct dmpi_op *op, int mode);
+int nc_scan(nc_state_t *s, const void *sbuf, void *rbuf, size_t count, dmpi_dtype_t *dt, struct dmpi_op *op,
+            int mode, bool exclusive);
+int nc_gather(nc_state_t *s, const void *sbuf, size_t scount, dmpi_dtype_t *sdt, void *rbuf, size_t rcount,
+              dmpi_dtype_t *rdt, int root, int mode);
+int nc_scatter(nc_state_t *s, const void *sbuf, size_t scount, dmpi_dtype_t *sdt, void *rbuf, size_t rcount,
+               dmpi_dtype_t *rdt, int root, int mode);
+int nc_allgatherv(nc_state_t *s, const void *sbuf, size_t scount, dmpi_dtype_t *sdt, void *rbuf,
+                  const size_t *rcounts, const size_t *displs, dmpi_dtype_t *rdt, int mode);
+int nc_alltoall(nc_state_t *s, const void *sbuf, size_t scount, dmpi_dtype_t *sdt, void *rbuf, size_t rcount,
+                dmpi_dtype_t *rdt, int mode);
+
+#endif

@@ -1,0 +1,182 @@
+/* The moves node-level collectives are made of (node_coll.h): expose,
+ * wait for a post, pull, and the waits on the done flags. */
+#include "coll/node/node_coll.h"
+#include "core/params.h"
+#include "node/cma.h"
+#include "node/node.h"
+#include "p2p/p2p.h"
+#include <stdio.h>
+#include <string.h>
+
+int nc_mode(const nc_state_t *s, size_t bytes)
+{
+    if (bytes <= NC_INLINE)
+        return NC_INL;
+    if (bytes <= s->area->slot / 2)
+        return NC_SLOT;
+    return s->cma_all ? NC_CMA : NC_NONE;
+}
+
+/* ---- waiting --------------------------------------------------------------- */
+
+typedef struct flag_wait {
+    nc_state_t *s;
+    _Atomic uint64_t *w;
+    uint64_t v;
+    const char *flag;
+    int rank;
+} flag_wait_t;
+
+static bool flag_reached(void *arg)
+{
+    flag_wait_t *f = arg;
+    return atomic_load_explicit(f->w, memory_order_acquire) >= f->v;
+}
+
+static void describe_flag(void *arg, char *buf, size_t len)
+{
+    flag_wait_t *f = arg;
+    dmpi_comm_t *c = f->s->comm;
+    snprintf(buf, len, "%s on %s (node-level, phase %llu): rank %d's %s flag, now at %llu",
+             f->s->call ? f->s->call : "a collective", c->name[0] ? c->name : "a communicator",
+             (unsigned long long)f->v, f->rank, f->flag, (unsigned long long)atomic_load(f->w));
+}
+
+/* Slow path: spins briefly on the flag alone (a peer a few hundred
+ * nanoseconds behind), then waits in the progress engine, which spins
+ * DMPI_SPIN_COUNT polls, yields the core after that when the node is
+ * oversubscribed, lets other threads in, and reports a hang naming the
+ * flag. */
+static void wait_slow(nc_state_t *s, _Atomic uint64_t *w, uint64_t v, const char *flag, int rank)
+{
+    for (int i = 0; i < 64; i++) {
+        if (atomic_load_explicit(w, memory_order_acquire) >= v)
+            return;
+        __builtin_ia32_pause();
+    }
+    flag_wait_t f = {s, w, v, flag, rank};
+    dmpi_progress_until_described(flag_reached, &f, describe_flag);
+}
+
+void nc_wait_ge(nc_state_t *s, _Atomic uint64_t *w, uint64_t v, const char *flag, int rank)
+{
+    if (DMPI_LIKELY(atomic_load_explicit(w, memory_order_acquire) >= v))
+        return;
+    wait_slow(s, w, v, flag, rank);
+}
+
+void nc_wait_done(nc_state_t *s, int r, uint64_t v)
+{
+    nc_wait_ge(s, &nc_rank(s, r)->done, v, "done", r);
+}
+
+void nc_wait_done_all(nc_state_t *s, uint64_t v)
+{
+    if (s->min_done >= v)
+        return;
+    uint64_t lo = UINT64_MAX;
+    for (int r = 0; r < s->n; r++) {
+        if (r == s->me)
+            continue;
+        nc_wait_done(s, r, v);
+        uint64_t d = atomic_load_explicit(&nc_rank(s, r)->done, memory_order_acquire);
+        lo = d < lo ? d : lo;
+    }
+    s->min_done = lo;
+}
+
+/* A rank that returned an error would leave the others waiting for flags
+ * that never come: the job ends, on every rank that sees it, with this. */
+static void mismatch(nc_state_t *s, int r, uint64_t expected, uint64_t got)
+{
+    dmpi_comm_t *c = s->comm;
+    if (got >> 56 != expected >> 56)
+        dmpi_fatal("%s on %s: rank %d called a different collective than rank %d; collectives must be called in "
+                   "the same order on every rank", s->call, c->name[0] ? c->name : "a communicator", r, s->me);
+    dmpi_fatal("%s on %s: rank %d expected %llu bytes from rank %d, but it gave %llu; the ranks called the "
+               "collective with different counts or datatypes", s->call, c->name[0] ? c->name : "a communicator",
+               s->me, (unsigned long long)(expected & NC_BYTES_MASK), r, (unsigned long long)(got & NC_BYTES_MASK));
+}
+
+nc_post_t *nc_wait_post(nc_state_t *s, int r, uint64_t t, size_t bytes)
+{
+    nc_post_t *p = &nc_rank(s, r)->post[t & 1];
+    nc_wait_ge(s, &p->seq, t, "data", r);
+    if (DMPI_UNLIKELY(p->bytes != nc_sig(s, bytes)))
+        mismatch(s, r, nc_sig(s, bytes), p->bytes);
+    return p;
+}
+
+/* ---- exposing ------------------------------------------------------------- */
+
+nc_post_t *nc_post_begin(nc_state_t *s, uint64_t t)
+{
+    nc_wait_done_all(s, t >= 2 ? t - 2 : 0);   /* the readers of phase t - 2 are through */
+    return &nc_rank(s, s->me)->post[t & 1];
+}
+
+int nc_expose(nc_state_t *s, uint64_t t, int mode, const void *buf, size_t count, dmpi_dtype_t *dt, size_t bytes)
+{
+    nc_post_t *p = nc_post_begin(s, t);
+    p->bytes = nc_sig(s, bytes);
+    if (bytes && mode == NC_INL) {
+        dmpi_dtype_pack(dt, count, buf, p->data);
+    } else if (bytes && mode == NC_SLOT) {
+        dmpi_dtype_pack(dt, count, buf, nc_slot(s, s->me, t));
+    } else if (bytes && mode == NC_CMA) {
+        if (dt->contig) {
+            p->addr = (uint64_t)(uintptr_t)((const char *)buf + dt->true_lb);
+        } else {
+            void *tmp = nc_xtmp(s, bytes);
+            if (!tmp)
+                return dmpi_err(MPI_ERR_NO_MEM, "%s: no memory to pack %zu bytes", s->call, bytes);
+            dmpi_dtype_pack(dt, count, buf, tmp);
+            p->addr = (uint64_t)(uintptr_t)tmp;
+        }
+    }
+    nc_publish(p, t);
+    return MPI_SUCCESS;
+}
+
+/* ---- pulling -------------------------------------------------------------- */
+
+static void copy_out(const char *src, size_t n, void *base, dmpi_dtype_t *dt, size_t dfirst)
+{
+    if (!dt)
+        memcpy((char *)base + dfirst, src, n);
+    else if (dt->contig)
+        memcpy((char *)base + dt->true_lb + dfirst, src, n);
+    else
+        dmpi_dtype_unpack_range(dt, base, dfirst, n, src);
+}
+
+static int cma_failed(nc_state_t *s, int r, int err)
+{
+    dmpi_node_cma_failed(s->local[r], err);
+    return dmpi_err(MPI_ERR_OTHER, "%s: reading rank %d's buffer with process_vm_readv failed (%s); set "
+                                   "DMPI_SHM_PATH=copy if the ranks cannot read each other's memory",
+                    s->call, r, strerror(err));
+}
+
+int nc_pull(nc_state_t *s, int r, uint64_t t, int mode, size_t first, size_t n, void *base, dmpi_dtype_t *dt,
+            size_t dfirst)
+{
+    if (n == 0)
+        return MPI_SUCCESS;
+    nc_post_t *p = &nc_rank(s, r)->post[t & 1];
+    if (mode == NC_INL) {
+        copy_out((const char *)p->data + first, n, base, dt, dfirst);
+        return MPI_SUCCESS;
+    }
+    if (mode == NC_SLOT) {
+        copy_out(nc_slot(s, r, t) + first, n, base, dt, dfirst);
+        return MPI_SUCCESS;
+    }
+    uint64_t addr = p->addr + first;
+    int err;
+    if (!dt || dt->contig)
+        err = dmpi_cma_read(s->pid[r], (char *)base + (dt ? dt->true_lb : 0) + dfirst, addr, n);
+    else
+        err = dmpi_cma_read_typed(s->pid[r], dt, base, dmpi_dtype_get(MPI_BYTE), addr - dfirst, dfirst, n);
+    return err ? cma_failed(s, r, err) : MPI_SUCCESS;
+}

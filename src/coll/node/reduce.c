@@ -1,0 +1,237 @@
+/* Algorithm: node-level reductions. Every rank exposes its vector (inline,
+ * in its slot, or by address). Results are reduced straight from the
+ * exposures in rank order, the highest rank's value first and each lower
+ * one applied in front of it (acc = v_i op acc), so non-commutative ops get
+ * v_0 op v_1 op ... op v_(n-1) exactly:
+ * - allreduce and reduce, vectors within the copy limit: each rank that
+ *   needs the result reduces the whole vector from the slots;
+ * - larger (by address): each rank reduces its nth of the vector, reading
+ *   the others' pieces with process_vm_readv chunk by chunk
+ *   (DMPI_COLL_NODE_CHUNK), and exposes its reduced piece in a second
+ *   phase for the others (allreduce) or the root (reduce) to copy: a
+ *   reduce-scatter followed by a gather, each byte crossing once;
+ * - reduce_scatter(_block): rank r reduces block r; scan and exscan: rank r
+ *   reduces the vectors of ranks 0 .. r (r - 1).
+ * Cost (large allreduce): 2 (n - 1) / n of the vector read by single copy
+ * per rank, (n - 1) / n of it reduced. */
+#include "coll/node/node_coll.h"
+#include "core/op.h"
+#include "core/params.h"
+#include <string.h>
+
+typedef struct red {
+    nc_state_t *s;
+    uint64_t t;
+    int mode;
+    dmpi_op_t *op;
+    dmpi_dtype_t *dt;            /* contiguous */
+    size_t total;                /* bytes each rank exposes */
+} red_t;
+
+/* Rank r's exposed bytes at first, readable here without a copy: the
+ * inline data or slot, or this rank's own buffer exposed by address. */
+static const char *direct(const red_t *x, int r, size_t first)
+{
+    nc_post_t *p = &nc_rank(x->s, r)->post[x->t & 1];
+    if (x->mode == NC_INL)
+        return (const char *)p->data + first;
+    if (x->mode == NC_SLOT)
+        return nc_slot(x->s, r, x->t) + first;
+    return r == x->s->me ? (const char *)(uintptr_t)p->addr + first : NULL;
+}
+
+/* Typed views of packed bytes for dmpi_op_apply (displacements apply). */
+static inline const void *typed(const red_t *x, const char *p) { return p - x->dt->true_lb; }
+
+/* out (packed bytes) = v_lo op ... op v_hi over bytes [first, first + n) of
+ * the exposures, each posted in phase x->t. In place with the vector read
+ * by address, this rank's own bytes are out itself: they are set aside
+ * before out is overwritten. */
+static int reduce_range(red_t *x, int lo, int hi, size_t first, size_t n, char *out)
+{
+    nc_state_t *s = x->s;
+    size_t esize = x->dt->size, step = dmpi_params.coll_node_chunk / esize * esize;
+    if (step == 0)
+        step = esize;
+    if (step > n)
+        step = n;
+    char *tmp = NULL;
+    if (x->mode == NC_CMA && n && !(tmp = nc_tmp(s, 2 * step)))
+        return dmpi_err(MPI_ERR_NO_MEM, "%s: no memory for a chunk of %zu bytes", s->call, step);
+    for (size_t off = 0; off < n; off += step) {
+        size_t len = n - off < step ? n - off : step;
+        int err = MPI_SUCCESS;
+        const char *own = NULL;
+        if (x->mode == NC_CMA && lo <= s->me && s->me < hi && direct(x, s->me, first + off) == out + off) {
+            memcpy(tmp + step, out + off, len);
+            own = tmp + step;
+        }
+        nc_wait_post(s, hi, x->t, x->total);
+        const char *src = direct(x, hi, first + off);
+        if (src != out + off) {
+            if (src)
+                memcpy(out + off, src, len);
+            else
+                err = nc_pull(s, hi, x->t, x->mode, first + off, len, out + off, NULL, 0);
+        }
+        for (int i = hi - 1; i >= lo && err == MPI_SUCCESS; i--) {
+            nc_wait_post(s, i, x->t, x->total);
+            src = i == s->me && own ? own : direct(x, i, first + off);
+            if (!src) {
+                err = nc_pull(s, i, x->t, x->mode, first + off, len, tmp, NULL, 0);
+                src = tmp;
+            }
+            if (err == MPI_SUCCESS)
+                err = dmpi_op_apply(x->op, typed(x, src), (void *)typed(x, out + off), len / esize, x->dt);
+        }
+        if (err != MPI_SUCCESS)
+            return err;
+    }
+    return MPI_SUCCESS;
+}
+
+static char *packed(void *buf, dmpi_dtype_t *dt) { return (char *)buf + dt->true_lb; }
+
+/* Phase one of every reduction: this rank's vector exposed. */
+static int expose_vector(red_t *x, const void *sbuf, void *rbuf, size_t count)
+{
+    const void *mine = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
+    return nc_expose(x->s, x->t, x->mode, mine, count, x->dt, count * x->dt->size);
+}
+
+/* The piece of the vector that rank r reduces in the large algorithms. */
+static void piece(size_t count, int n, int r, size_t esize, size_t *first, size_t *len)
+{
+    size_t a = count * (size_t)r / (size_t)n, b = count * (size_t)(r + 1) / (size_t)n;
+    *first = a * esize;
+    *len = (b - a) * esize;
+}
+
+int nc_allreduce(nc_state_t *s, const void *sbuf, void *rbuf, size_t count, dmpi_dtype_t *dt, dmpi_op_t *op,
+                 int mode)
+{
+    red_t x = {s, nc_next(s), mode, op, dt, count * dt->size};
+    size_t bytes = x.total;
+    int err = expose_vector(&x, sbuf, rbuf, count);
+    if (mode != NC_CMA) {
+        if (err == MPI_SUCCESS)
+            err = reduce_range(&x, 0, s->n - 1, 0, bytes, packed(rbuf, dt));
+        nc_set_done(s, x.t);
+        return err;
+    }
+    /* Reduce-scatter into this rank's piece of rbuf (no other rank reads
+     * that piece of rbuf in this phase, even in place), then gather. */
+    size_t first, len;
+    piece(count, s->n, s->me, dt->size, &first, &len);
+    if (err == MPI_SUCCESS)
+        err = reduce_range(&x, 0, s->n - 1, first, len, packed(rbuf, dt) + first);
+    nc_set_done(s, x.t);
+    uint64_t t2 = nc_next(s);
+    int err2 = nc_expose(s, t2, NC_CMA, rbuf, count, dt, bytes);
+    for (int r = 0; r < s->n && err2 == MPI_SUCCESS; r++) {
+        if (r == s->me)
+            continue;
+        piece(count, s->n, r, dt->size, &first, &len);
+        nc_wait_post(s, r, t2, bytes);
+        err2 = nc_pull(s, r, t2, NC_CMA, first, len, packed(rbuf, dt) + first, NULL, 0);
+    }
+    nc_set_done(s, t2);
+    nc_wait_done_all(s, t2);         /* nobody reads sbuf or rbuf any more */
+    return err != MPI_SUCCESS ? err : err2;
+}
+
+int nc_reduce(nc_state_t *s, const void *sbuf, void *rbuf, size_t count, dmpi_dtype_t *dt, dmpi_op_t *op,
+              int root, int mode)
+{
+    red_t x = {s, nc_next(s), mode, op, dt, count * dt->size};
+    size_t bytes = x.total;
+    bool am_root = s->me == root;
+    int err = expose_vector(&x, sbuf, am_root ? rbuf : NULL, count);
+    if (mode != NC_CMA) {
+        if (err == MPI_SUCCESS && am_root)
+            err = reduce_range(&x, 0, s->n - 1, 0, bytes, packed(rbuf, dt));
+        nc_set_done(s, x.t);
+        return err;
+    }
+    /* Every rank reduces its piece (the root into rbuf, the others into
+     * scratch exposed in phase two), then the root gathers the pieces. */
+    size_t first, len;
+    piece(count, s->n, s->me, dt->size, &first, &len);
+    char *out = am_root ? packed(rbuf, dt) + first : nc_xtmp(s, len ? len : 1);
+    if (!out && err == MPI_SUCCESS)
+        err = dmpi_err(MPI_ERR_NO_MEM, "%s: no memory for %zu bytes", s->call, len);
+    if (err == MPI_SUCCESS)
+        err = reduce_range(&x, 0, s->n - 1, first, len, out);
+    nc_set_done(s, x.t);
+    uint64_t t2 = nc_next(s);
+    nc_post_t *p = nc_post_begin(s, t2);
+    p->bytes = nc_sig(s, len);
+    p->addr = (uint64_t)(uintptr_t)out;
+    nc_publish(p, t2);
+    if (am_root) {
+        for (int r = 0; r < s->n && err == MPI_SUCCESS; r++) {
+            if (r == s->me)
+                continue;
+            piece(count, s->n, r, dt->size, &first, &len);
+            nc_wait_post(s, r, t2, len);
+            err = nc_pull(s, r, t2, NC_CMA, 0, len, packed(rbuf, dt) + first, NULL, 0);
+        }
+        nc_set_done(s, t2);
+        nc_wait_done_all(s, x.t);    /* the others read the root's vector */
+    } else {
+        nc_set_done(s, t2);
+        nc_wait_done_all(s, x.t);
+        nc_wait_done(s, root, t2);
+    }
+    return err;
+}
+
+/* reduce_scatter and reduce_scatter_block: rank r reduces its block,
+ * counts[r] elements from element displ. In place with the vector read by
+ * address, the block is reduced in scratch and copied once every rank is
+ * through with this rank's vector. */
+int nc_reduce_scatter(nc_state_t *s, const void *sbuf, void *rbuf, const size_t *counts, size_t total,
+                      dmpi_dtype_t *dt, dmpi_op_t *op, int mode)
+{
+    red_t x = {s, nc_next(s), mode, op, dt, total * dt->size};
+    size_t displ = 0;
+    for (int r = 0; r < s->me; r++)
+        displ += counts[r];
+    size_t len = counts[s->me] * dt->size;
+    int err = expose_vector(&x, sbuf, rbuf, total);
+    bool staged = mode == NC_CMA && sbuf == MPI_IN_PLACE;
+    char *out = staged ? nc_xtmp(s, len ? len : 1) : packed(rbuf, dt);
+    if (!out && err == MPI_SUCCESS)
+        err = dmpi_err(MPI_ERR_NO_MEM, "%s: no memory for %zu bytes", s->call, len);
+    if (err == MPI_SUCCESS)
+        err = reduce_range(&x, 0, s->n - 1, displ * dt->size, len, out);
+    nc_set_done(s, x.t);
+    if (mode == NC_CMA)
+        nc_wait_done_all(s, x.t);
+    if (staged && err == MPI_SUCCESS)
+        memcpy(packed(rbuf, dt), out, len);
+    return err;
+}
+
+/* scan (inclusive) and exscan: rank r reduces ranks 0 .. r (r - 1). Rank 0
+ * of exscan leaves rbuf alone, as the standard says. */
+int nc_scan(nc_state_t *s, const void *sbuf, void *rbuf, size_t count, dmpi_dtype_t *dt, dmpi_op_t *op, int mode,
+            bool exclusive)
+{
+    red_t x = {s, nc_next(s), mode, op, dt, count * dt->size};
+    size_t bytes = x.total;
+    int err = expose_vector(&x, sbuf, rbuf, count);
+    int hi = exclusive ? s->me - 1 : s->me;
+    bool staged = mode == NC_CMA && sbuf == MPI_IN_PLACE;
+    char *out = staged ? nc_xtmp(s, bytes ? bytes : 1) : packed(rbuf, dt);
+    if (!out && err == MPI_SUCCESS)
+        err = dmpi_err(MPI_ERR_NO_MEM, "%s: no memory for %zu bytes", s->call, bytes);
+    if (err == MPI_SUCCESS && hi >= 0)
+        err = reduce_range(&x, 0, hi, 0, bytes, out);
+    nc_set_done(s, x.t);
+    if (mode == NC_CMA)
+        nc_wait_done_all(s, x.t);
+    if (staged && err == MPI_SUCCESS && hi >= 0)
+        memcpy(packed(rbuf, dt), out, bytes);
+    return err;
+}
