@@ -219,6 +219,10 @@ int nc_setup(nc_state_t *s)
     }
     s->cma_all = flags[1];
     s->status = NC_READY;
+    if (c->rank == 0)
+        dmpi_verbose(2, "node collectives: communicator of %d ranks, shared area of %zu bytes, %d group(s), %s", n,
+                     bytes, s->ngroups, s->cma_all ? "single copy above the copy limit"
+                                                   : "no single copy (large contributions go point-to-point)");
     return MPI_SUCCESS;
 }
 

@@ -1,8 +1,7 @@
 /* The node-level component (coll/table.h): claims every intracommunicator
  * of two or more ranks that all share this node. Each blocking call takes
  * the shared-memory path when its sizes fit (node_coll.h), else the table
- * below; nonblocking calls, gatherv, scatterv, alltoallv and alltoallw go
- * below. The area is made on the first blocking collective, whichever it
+ * below; nonblocking calls, alltoallv and alltoallw go below. The area is made on the first blocking collective, whichever it
  * is, so every rank makes it in the same call. */
 #include "coll/node/node_coll.h"
 #include "core/op.h"
@@ -16,7 +15,7 @@ static dmpi_coll_table_t node_table;
 /* The state with its area ready, or NULL (then the table below serves). */
 /* The collectives, numbered for the posts' signatures. */
 enum { K_BARRIER = 1, K_BCAST, K_REDUCE, K_ALLREDUCE, K_REDSCAT, K_REDSCAT_BLOCK, K_SCAN, K_EXSCAN, K_GATHER,
-       K_SCATTER, K_ALLGATHER, K_ALLGATHERV, K_ALLTOALL };
+       K_SCATTER, K_ALLGATHER, K_ALLGATHERV, K_ALLTOALL, K_GATHERV, K_SCATTERV };
 
 static nc_state_t *ready(dmpi_comm_t *c, const char *call, unsigned kind)
 {
@@ -154,6 +153,26 @@ static int node_scatter(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dt
     return nc_scatter(s, sbuf, scount, sdt, rbuf, rcount, rdt, root, mode);
 }
 
+static int node_gatherv(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dtype_t *sdt, void *rbuf,
+                        const int *rcounts, const int *displs, dmpi_dtype_t *rdt, int root, dmpi_request_t **req)
+{
+    nc_state_t *s;
+    int err = NC_BELOW;
+    if (!req && (s = ready(c, "MPI_Gatherv", K_GATHERV)))
+        err = nc_gatherv(s, sbuf, scount, sdt, rbuf, rcounts, displs, rdt, root);
+    return err != NC_BELOW ? err : BELOW->gatherv(c, sbuf, scount, sdt, rbuf, rcounts, displs, rdt, root, req);
+}
+
+static int node_scatterv(dmpi_comm_t *c, const void *sbuf, const int *scounts, const int *displs, dmpi_dtype_t *sdt,
+                         void *rbuf, size_t rcount, dmpi_dtype_t *rdt, int root, dmpi_request_t **req)
+{
+    nc_state_t *s;
+    int err = NC_BELOW;
+    if (!req && (s = ready(c, "MPI_Scatterv", K_SCATTERV)))
+        err = nc_scatterv(s, sbuf, scounts, displs, sdt, rbuf, rcount, rdt, root);
+    return err != NC_BELOW ? err : BELOW->scatterv(c, sbuf, scounts, displs, sdt, rbuf, rcount, rdt, root, req);
+}
+
 static int node_allgather(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dtype_t *sdt, void *rbuf,
                           size_t rcount, dmpi_dtype_t *rdt, dmpi_request_t **req)
 {
@@ -225,9 +244,9 @@ const dmpi_coll_table_t *dmpi_coll_node_claim(dmpi_comm_t *c, const dmpi_coll_ta
             .scan = node_scan,
             .exscan = node_exscan,
             .gather = node_gather,
-            .gatherv = below->gatherv,
+            .gatherv = node_gatherv,
             .scatter = node_scatter,
-            .scatterv = below->scatterv,
+            .scatterv = node_scatterv,
             .allgather = node_allgather,
             .allgatherv = node_allgatherv,
             .alltoall = node_alltoall,

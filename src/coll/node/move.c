@@ -13,7 +13,7 @@
 #include <string.h>
 
 /* Between two typed buffers of this process, through the packed stream. */
-static int local_copy(nc_state_t *s, const void *src, size_t scount, dmpi_dtype_t *sdt, void *dst, size_t dcount,
+int nc_copy_local(nc_state_t *s, const void *src, size_t scount, dmpi_dtype_t *sdt, void *dst, size_t dcount,
                       dmpi_dtype_t *ddt)
 {
     size_t n = scount * sdt->size, dn = dcount * ddt->size;
@@ -92,7 +92,7 @@ int nc_gather(nc_state_t *s, const void *sbuf, size_t scount, dmpi_dtype_t *sdt,
     size_t b = rcount * rdt->size;
     int err = MPI_SUCCESS;
     if (sbuf != MPI_IN_PLACE)
-        err = local_copy(s, sbuf, scount, sdt, block_at(rbuf, (size_t)root, rcount, rdt), rcount, rdt);
+        err = nc_copy_local(s, sbuf, scount, sdt, block_at(rbuf, (size_t)root, rcount, rdt), rcount, rdt);
     bool written = mode == NC_CMA && rdt->contig;
     if (mode == NC_CMA) {            /* tell the others whether to write */
         nc_post_t *p = nc_post_begin(s, t);
@@ -119,7 +119,7 @@ int nc_scatter(nc_state_t *s, const void *sbuf, size_t scount, dmpi_dtype_t *sdt
         size_t n = (size_t)s->n;
         int err = nc_expose(s, t, mode, sbuf, n * scount, sdt, n * scount * sdt->size);
         if (err == MPI_SUCCESS && rbuf != MPI_IN_PLACE)
-            err = local_copy(s, block_at((void *)sbuf, (size_t)root, scount, sdt), scount, sdt, rbuf, rcount, rdt);
+            err = nc_copy_local(s, block_at((void *)sbuf, (size_t)root, scount, sdt), scount, sdt, rbuf, rcount, rdt);
         finish(s, t, mode);
         return err;
     }
@@ -140,7 +140,7 @@ int nc_allgatherv(nc_state_t *s, const void *sbuf, size_t scount, dmpi_dtype_t *
     int err = sbuf == MPI_IN_PLACE ? nc_expose(s, t, mode, mine, rcounts[s->me], rdt, rcounts[s->me] * rdt->size)
                                    : nc_expose(s, t, mode, sbuf, scount, sdt, scount * sdt->size);
     if (err == MPI_SUCCESS && sbuf != MPI_IN_PLACE)
-        err = local_copy(s, sbuf, scount, sdt, mine, rcounts[s->me], rdt);
+        err = nc_copy_local(s, sbuf, scount, sdt, mine, rcounts[s->me], rdt);
     for (int i = 1; i < s->n && err == MPI_SUCCESS; i++) {
         int r = (s->me + i) % s->n;   /* everyone starts with a different owner */
         nc_wait_post(s, r, t, rcounts[r] * rdt->size);
@@ -174,7 +174,7 @@ int nc_alltoall(nc_state_t *s, const void *sbuf, size_t scount, dmpi_dtype_t *sd
     else
         err = nc_expose(s, t, mode, sbuf, n * scount, sdt, n * scount * sdt->size);
     if (err == MPI_SUCCESS && sbuf != MPI_IN_PLACE)
-        err = local_copy(s, block_at((void *)sbuf, (size_t)s->me, scount, sdt), scount, sdt,
+        err = nc_copy_local(s, block_at((void *)sbuf, (size_t)s->me, scount, sdt), scount, sdt,
                          block_at(rbuf, (size_t)s->me, rcount, rdt), rcount, rdt);
     for (size_t i = 1; i < n && err == MPI_SUCCESS; i++) {
         int r = (int)((s->me + i) % n);
