@@ -149,6 +149,21 @@ static int make_groups(nc_state_t *s)
     for (int q = 0; q < n; q++)
         if (q != s->me && s->leader[s->group_of[q]] == s->me)
             s->members[s->nmembers++] = q;
+    s->group = malloc((size_t)n * sizeof *s->group);
+    s->order = malloc((size_t)n * sizeof *s->order);
+    if (!s->group || !s->order)
+        return -1;
+    s->ngroup = 0;
+    s->groups_ordered = true;
+    for (int q = 0; q < n; q++) {
+        s->order[q] = q;
+        if (s->group_of[q] == s->group_of[s->me])
+            s->group[s->ngroup++] = q;
+        if (q > 0 && s->group_of[q] != s->group_of[q - 1] && s->group_of[q] != s->group_of[q - 1] + 1)
+            s->groups_ordered = false;
+        if (q > 0 && s->group_of[q] < s->group_of[q - 1])
+            s->groups_ordered = false;
+    }
     return 0;
 }
 
@@ -209,7 +224,7 @@ int nc_setup(nc_state_t *s)
     if (c->rank == 0 && msg[0])
         shm_unlink(name);            /* every rank has mapped it, or given up */
     if (err == MPI_SUCCESS && flags[0] && make_groups(s) != 0)
-        flags[0] = 0;                /* cannot happen the same everywhere: out of memory is fatal below */
+        dmpi_fatal("node collectives: out of memory for the groups of a communicator of %d ranks", n);
     if (err != MPI_SUCCESS || !flags[0]) {
         if (msg[0] && flags[0] == 0)
             dmpi_verbose(1, "node collectives: a rank could not map the shared area; communicator of %d ranks "
@@ -242,6 +257,8 @@ static void state_free(nc_state_t *s)
     free(s->group_of);
     free(s->leader);
     free(s->members);
+    free(s->group);
+    free(s->order);
     free(s->tmp);
     free(s->xtmp);
     for (nc_state_t **p = &live; *p; p = &(*p)->next)

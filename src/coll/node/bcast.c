@@ -31,8 +31,34 @@ static int root_writes(nc_state_t *s, uint64_t t, size_t bytes)
     return err;
 }
 
+/* Two levels (several groups, data within the copy limit): the root's
+ * group reads from the root; every other group's leader copies the data
+ * and exposes it again in a second phase for its group. */
+static int bcast_two_level(nc_state_t *s, void *buf, size_t count, dmpi_dtype_t *dt, int root, int mode)
+{
+    size_t bytes = count * dt->size;
+    uint64_t t = nc_next(s), t2 = nc_next(s);
+    int g = s->group_of[s->me], lead = s->leader[g], err = MPI_SUCCESS;
+    if (s->me == root) {
+        err = nc_expose(s, t, mode, buf, count, dt, bytes);
+    } else if (g == s->group_of[root] || s->me == lead) {
+        nc_wait_post(s, root, t, bytes);
+        err = nc_pull(s, root, t, mode, 0, bytes, buf, dt, 0);
+        nc_set_done(s, t);
+        if (s->me == lead && g != s->group_of[root] && err == MPI_SUCCESS)
+            err = nc_expose(s, t2, mode, buf, count, dt, bytes);
+    } else {
+        nc_wait_post(s, lead, t2, bytes);
+        err = nc_pull(s, lead, t2, mode, 0, bytes, buf, dt, 0);
+    }
+    nc_set_done(s, t2);
+    return err;
+}
+
 int nc_bcast(nc_state_t *s, void *buf, size_t count, dmpi_dtype_t *dt, int root, int mode)
 {
+    if (s->ngroups > 1 && mode != NC_CMA)
+        return bcast_two_level(s, buf, count, dt, root, mode);
     size_t bytes = count * dt->size;
     uint64_t t = nc_next(s);
     if (s->me == root) {

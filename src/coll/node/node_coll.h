@@ -83,6 +83,10 @@ typedef struct nc_state {
     size_t *cnt, *dsp;           /* n each: the counts and displacements of the call running */
     /* the two-level barrier: groups of ranks, each with a leader */
     int ngroups, *group_of, *leader, *members, nmembers;
+    int *group;                  /* the ranks of this rank's group, in rank order (ngroup of them) */
+    int ngroup;
+    bool groups_ordered;         /* each group is a run of consecutive ranks, in group order */
+    int *order;                  /* 0, 1, ... n - 1 */
     void *tmp;                   /* scratch of the collectives, grown on demand */
     size_t tmp_size;
     void *xtmp;                  /* a noncontiguous buffer exposed by address, packed */

@@ -43,11 +43,11 @@ static const char *direct(const red_t *x, int r, size_t first)
 /* Typed views of packed bytes for dmpi_op_apply (displacements apply). */
 static inline const void *typed(const red_t *x, const char *p) { return p - x->dt->true_lb; }
 
-/* out (packed bytes) = v_lo op ... op v_hi over bytes [first, first + n) of
- * the exposures, each posted in phase x->t. In place with the vector read
- * by address, this rank's own bytes are out itself: they are set aside
- * before out is overwritten. */
-static int reduce_range(red_t *x, int lo, int hi, size_t first, size_t n, char *out)
+/* out (packed bytes) = v_r[0] op v_r[1] op ... op v_r[k-1] over bytes
+ * [first, first + n) of the exposures of ranks r[], each posted in phase
+ * x->t. In place with the vector read by address, this rank's own bytes
+ * are out itself: they are set aside before out is overwritten. */
+static int reduce_ranks(red_t *x, const int *r, int k, size_t first, size_t n, char *out)
 {
     nc_state_t *s = x->s;
     size_t esize = x->dt->size, step = dmpi_params.coll_node_chunk / esize * esize;
@@ -62,23 +62,23 @@ static int reduce_range(red_t *x, int lo, int hi, size_t first, size_t n, char *
         size_t len = n - off < step ? n - off : step;
         int err = MPI_SUCCESS;
         const char *own = NULL;
-        if (x->mode == NC_CMA && lo <= s->me && s->me < hi && direct(x, s->me, first + off) == out + off) {
+        if (x->mode == NC_CMA && r[k - 1] != s->me && direct(x, s->me, first + off) == out + off) {
             memcpy(tmp + step, out + off, len);
             own = tmp + step;
         }
-        nc_wait_post(s, hi, x->t, x->total);
-        const char *src = direct(x, hi, first + off);
+        nc_wait_post(s, r[k - 1], x->t, x->total);
+        const char *src = direct(x, r[k - 1], first + off);
         if (src != out + off) {
             if (src)
                 memcpy(out + off, src, len);
             else
-                err = nc_pull(s, hi, x->t, x->mode, first + off, len, out + off, NULL, 0);
+                err = nc_pull(s, r[k - 1], x->t, x->mode, first + off, len, out + off, NULL, 0);
         }
-        for (int i = hi - 1; i >= lo && err == MPI_SUCCESS; i--) {
-            nc_wait_post(s, i, x->t, x->total);
-            src = i == s->me && own ? own : direct(x, i, first + off);
+        for (int i = k - 2; i >= 0 && err == MPI_SUCCESS; i--) {
+            nc_wait_post(s, r[i], x->t, x->total);
+            src = r[i] == s->me && own ? own : direct(x, r[i], first + off);
             if (!src) {
-                err = nc_pull(s, i, x->t, x->mode, first + off, len, tmp, NULL, 0);
+                err = nc_pull(s, r[i], x->t, x->mode, first + off, len, tmp, NULL, 0);
                 src = tmp;
             }
             if (err == MPI_SUCCESS)
@@ -88,6 +88,12 @@ static int reduce_range(red_t *x, int lo, int hi, size_t first, size_t n, char *
             return err;
     }
     return MPI_SUCCESS;
+}
+
+/* The same over ranks lo .. hi. */
+static int reduce_range(red_t *x, int lo, int hi, size_t first, size_t n, char *out)
+{
+    return reduce_ranks(x, x->s->order + lo, hi - lo + 1, first, n, out);
 }
 
 static char *packed(void *buf, dmpi_dtype_t *dt) { return (char *)buf + dt->true_lb; }
@@ -107,12 +113,48 @@ static void piece(size_t count, int n, int r, size_t esize, size_t *first, size_
     *len = (b - a) * esize;
 }
 
+/* Two levels (several groups, and an order the op allows): each group's
+ * leader reduces its group, the leaders expose their partial results in a
+ * second phase, and every rank that needs the result (root NULL: all)
+ * reduces the partials in group order. */
+static bool two_level(const nc_state_t *s, dmpi_op_t *op)
+{
+    return s->ngroups > 1 && (s->groups_ordered || dmpi_op_commutative(op));
+}
+
+static int reduce_two_level(red_t *x, void *rbuf, size_t count, const int *root)
+{
+    nc_state_t *s = x->s;
+    bool lead = s->leader[s->group_of[s->me]] == s->me;
+    char *out = !root || *root == s->me ? packed(rbuf, x->dt) : NULL;
+    void *part = rbuf;
+    int err = MPI_SUCCESS;
+    if (lead && !root)
+        err = reduce_ranks(x, s->group, s->ngroup, 0, x->total, out);
+    else if (lead && !(part = nc_tmp(s, x->total ? x->total : 1)))
+        err = dmpi_err(MPI_ERR_NO_MEM, "%s: no memory for %zu bytes", s->call, x->total);
+    else if (lead)
+        err = reduce_ranks(x, s->group, s->ngroup, 0, x->total, (char *)part);
+    nc_set_done(s, x->t);
+    red_t y = *x;
+    y.t = nc_next(s);
+    if (lead && err == MPI_SUCCESS)
+        err = root ? nc_expose(s, y.t, y.mode, (char *)part - x->dt->true_lb, count, x->dt, x->total)
+                   : nc_expose(s, y.t, y.mode, rbuf, count, x->dt, x->total);
+    if (err == MPI_SUCCESS && (!root || *root == s->me))
+        err = reduce_ranks(&y, s->leader, s->ngroups, 0, y.total, out);
+    nc_set_done(s, y.t);
+    return err;
+}
+
 int nc_allreduce(nc_state_t *s, const void *sbuf, void *rbuf, size_t count, dmpi_dtype_t *dt, dmpi_op_t *op,
                  int mode)
 {
     red_t x = {s, nc_next(s), mode, op, dt, count * dt->size};
     size_t bytes = x.total;
     int err = expose_vector(&x, sbuf, rbuf, count);
+    if (mode != NC_CMA && two_level(s, op))
+        return err != MPI_SUCCESS ? err : reduce_two_level(&x, rbuf, count, NULL);
     if (mode != NC_CMA) {
         if (err == MPI_SUCCESS)
             err = reduce_range(&x, 0, s->n - 1, 0, bytes, packed(rbuf, dt));
@@ -147,6 +189,8 @@ int nc_reduce(nc_state_t *s, const void *sbuf, void *rbuf, size_t count, dmpi_dt
     size_t bytes = x.total;
     bool am_root = s->me == root;
     int err = expose_vector(&x, sbuf, am_root ? rbuf : NULL, count);
+    if (mode != NC_CMA && two_level(s, op))
+        return err != MPI_SUCCESS ? err : reduce_two_level(&x, rbuf, count, &root);
     if (mode != NC_CMA) {
         if (err == MPI_SUCCESS && am_root)
             err = reduce_range(&x, 0, s->n - 1, 0, bytes, packed(rbuf, dt));
