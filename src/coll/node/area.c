@@ -25,9 +25,9 @@
 static nc_state_t *live;         /* every state, for MPI_Finalize */
 static uint32_t serial;          /* areas this process created */
 
-static size_t area_bytes(int n, size_t slot)
+static size_t area_bytes(int n, size_t slot, size_t nbslot)
 {
-    size_t b = sizeof(nc_area_t) + (size_t)n * (sizeof(nc_rank_t) + slot);
+    size_t b = sizeof(nc_area_t) + (size_t)n * (2 * sizeof(nc_rank_t) + slot + nbslot);
     return (b + 4095) & ~(size_t)4095;
 }
 
@@ -54,7 +54,7 @@ static void budget_give(size_t bytes)
 
 /* Rank 0: the file, sized and backed (so a full /dev/shm shows now, not as
  * a SIGBUS later), mapped, its header written. NULL after saying why. */
-static nc_area_t *create_area(const char *name, int n, size_t slot, size_t bytes)
+static nc_area_t *create_area(const char *name, int n, size_t slot, size_t nbslot, size_t bytes)
 {
     if (!budget_take(bytes)) {
         dmpi_verbose(1, "node collectives: the budget (DMPI_COLL_NODE_BUDGET=%zu) is spent; a communicator of %d "
@@ -81,6 +81,7 @@ static nc_area_t *create_area(const char *name, int n, size_t slot, size_t bytes
     nc_area_t *a = p;
     a->bytes = bytes;
     a->slot = slot;
+    a->nbslot = nbslot;
     a->n = (uint32_t)n;
     atomic_store(&a->refs, (uint32_t)n);
     a->magic = NC_MAGIC;
@@ -196,11 +197,12 @@ int nc_setup(nc_state_t *s)
     dmpi_comm_t *c = s->comm;
     int n = c->size;
     size_t slot = 2 * ((dmpi_params.coll_node_copy_max + 63) & ~(size_t)63);
-    size_t bytes = area_bytes(n, slot);
+    size_t nbslot = 2 * ((dmpi_params.coll_node_copy_max / 4 + 63) & ~(size_t)63);
+    size_t bytes = area_bytes(n, slot, nbslot);
     uint32_t msg[2] = {0, 0};
     char name[300];
     nc_area_t *a = NULL;
-    if (c->rank == 0 && (a = create_area((area_name(name, sizeof name, dmpi_world.rank, serial), name), n, slot, bytes))) {
+    if (c->rank == 0 && (a = create_area((area_name(name, sizeof name, dmpi_world.rank, serial), name), n, slot, nbslot, bytes))) {
         msg[0] = 1;
         msg[1] = serial++;
     }
@@ -214,7 +216,8 @@ int nc_setup(nc_state_t *s)
     s->area = a;
     if (a) {
         s->ranks = (nc_rank_t *)(a + 1);
-        s->slots = (char *)(s->ranks + n);
+        s->slots = (char *)(s->ranks + 2 * n);
+        s->slot = slot;
         int forced = dmpi_params.coll_node_groups;
         nc_rank(s, s->me)->domain = forced ? 0 : dmpi_node_domain_of_self();
     }
@@ -233,6 +236,20 @@ int nc_setup(nc_state_t *s)
         return err;
     }
     s->cma_all = flags[1];
+    if (!(s->nbs = malloc(sizeof *s->nbs)))
+        dmpi_fatal("node collectives: out of memory for a communicator of %d ranks", n);
+    *s->nbs = *s;                    /* the nonblocking channel: its own lines, slots and phases */
+    s->nbs->ranks = s->ranks + n;
+    s->nbs->slots = s->slots + (size_t)n * slot;
+    s->nbs->slot = nbslot;
+    s->nbs->t = s->nbs->min_done = s->nbs->finished = 0;
+    s->nbs->open = NULL;
+    s->nbs->open_lo = UINT64_MAX;
+    s->nbs->tmp = s->nbs->xtmp = NULL;
+    s->nbs->tmp_size = s->nbs->xtmp_size = 0;
+    s->nbs->nbs = NULL;
+    s->nbs->shared = true;
+    s->nbs->next = NULL;
     s->status = NC_READY;
     if (c->rank == 0)
         dmpi_verbose(2, "node collectives: communicator of %d ranks, shared area of %zu bytes, %d group(s), %s", n,
@@ -243,6 +260,11 @@ int nc_setup(nc_state_t *s)
 
 static void state_free(nc_state_t *s)
 {
+    if (s->nbs) {
+        free(s->nbs->tmp);
+        free(s->nbs->xtmp);
+        free(s->nbs);
+    }
     if (s->area) {
         size_t bytes = s->area->bytes;
         bool last = atomic_fetch_sub(&s->area->refs, 1) == 1;
@@ -282,6 +304,7 @@ nc_state_t *nc_state_of(dmpi_comm_t *c, const dmpi_coll_table_t *below)
         return NULL;
     s->comm = c;
     s->below = below;
+    s->open_lo = UINT64_MAX;
     s->n = c->size;
     s->me = c->rank;
     s->next = live;

@@ -1,8 +1,10 @@
 /* The node-level component (coll/table.h): claims every intracommunicator
  * of two or more ranks that all share this node. Each blocking call takes
  * the shared-memory path when its sizes fit (node_coll.h), else the table
- * below; nonblocking calls, alltoallv and alltoallw go below. The area is made on the first blocking collective, whichever it
- * is, so every rank makes it in the same call. */
+ * below. Nonblocking calls take it when their data fit the slots
+ * (nonblocking.c) and the area exists already; alltoallv and alltoallw
+ * always go below. The area is made on the first blocking collective,
+ * whichever it is, so every rank makes it in the same call. */
 #include "coll/node/node_coll.h"
 #include "core/op.h"
 #include "core/params.h"
@@ -12,28 +14,40 @@
 static dmpi_coll_table_t node_table;
 #define BELOW node_table.prev
 
-/* The state with its area ready, or NULL (then the table below serves). */
 /* The collectives, numbered for the posts' signatures. */
 enum { K_BARRIER = 1, K_BCAST, K_REDUCE, K_ALLREDUCE, K_REDSCAT, K_REDSCAT_BLOCK, K_SCAN, K_EXSCAN, K_GATHER,
        K_SCATTER, K_ALLGATHER, K_ALLGATHERV, K_ALLTOALL, K_GATHERV, K_SCATTERV };
 
-static nc_state_t *ready(dmpi_comm_t *c, const char *call, unsigned kind)
+/* The state with its area ready (for a nonblocking call, its nonblocking
+ * channel), or NULL (then the table below serves). Only a blocking call
+ * (req NULL) makes the area. */
+static nc_state_t *ready(dmpi_comm_t *c, const char *call, unsigned kind, dmpi_request_t **req)
 {
     nc_state_t *s = nc_state_of(c, BELOW);
     if (DMPI_UNLIKELY(!s || s->status != NC_READY)) {
-        if (!s || s->status == NC_OFF || nc_setup(s) != MPI_SUCCESS || s->status != NC_READY)
+        if (req || !s || s->status == NC_OFF || nc_setup(s) != MPI_SUCCESS || s->status != NC_READY)
             return NULL;
     }
+    if (req)
+        s = s->nbs;                  /* nonblocking calls have a channel of their own */
     s->call = call;
     s->kind = kind;
     return s;
 }
 
+/* A nonblocking call's mode: the slots only. */
+static int nb_mode(int mode, dmpi_request_t **req)
+{
+    return req && mode == NC_CMA ? NC_NONE : mode;
+}
+
 static int node_barrier(dmpi_comm_t *c, dmpi_request_t **req)
 {
     nc_state_t *s;
-    if (req || !(s = ready(c, "MPI_Barrier", K_BARRIER)))
+    if (!(s = ready(c, "MPI_Barrier", K_BARRIER, req)))
         return BELOW->barrier(c, req);
+    if (req)
+        return nc_start(s, &(nc_nb_args_t){.kind = NB_BARRIER}, req);
     return nc_barrier(s);
 }
 
@@ -41,9 +55,17 @@ static int node_bcast(dmpi_comm_t *c, void *buf, size_t count, dmpi_dtype_t *dt,
 {
     nc_state_t *s;
     int mode;
-    if (req || !(s = ready(c, "MPI_Bcast", K_BCAST)) || (mode = nc_mode(s, count * dt->size)) == NC_NONE)
+    if (!(s = ready(c, "MPI_Bcast", K_BCAST, req)) || (mode = nb_mode(nc_mode(s, count * dt->size), req)) == NC_NONE)
         return BELOW->bcast(c, buf, count, dt, root, req);
+    if (req)
+        return nc_start(s, &(nc_nb_args_t){.kind = NB_BCAST, .mode = mode, .root = root, .rbuf = buf, .rcount = count,
+                                           .bytes = count * dt->size, .rdt = dt}, req);
     return nc_bcast(s, buf, count, dt, root, mode);
+}
+
+static void *block_at(void *buf, size_t i, size_t count, const dmpi_dtype_t *dt)
+{
+    return (char *)buf + (MPI_Aint)(i * count) * dt->extent;
 }
 
 /* Reductions run on the packed data with the user's type, so the type
@@ -58,8 +80,11 @@ static int node_reduce(dmpi_comm_t *c, const void *sbuf, void *rbuf, size_t coun
 {
     nc_state_t *s;
     int mode;
-    if (req || !(s = ready(c, "MPI_Reduce", K_REDUCE)) || (mode = red_mode(s, count, dt)) == NC_NONE)
+    if (!(s = ready(c, "MPI_Reduce", K_REDUCE, req)) || (mode = nb_mode(red_mode(s, count, dt), req)) == NC_NONE)
         return BELOW->reduce(c, sbuf, rbuf, count, dt, op, root, req);
+    if (req)
+        return nc_start(s, &(nc_nb_args_t){.kind = NB_REDUCE, .mode = mode, .root = root, .sbuf = sbuf, .rbuf = rbuf,
+                                           .rcount = count, .bytes = count * dt->size, .rdt = dt, .op = op}, req);
     return nc_reduce(s, sbuf, rbuf, count, dt, op, root, mode);
 }
 
@@ -68,8 +93,11 @@ static int node_allreduce(dmpi_comm_t *c, const void *sbuf, void *rbuf, size_t c
 {
     nc_state_t *s;
     int mode;
-    if (req || !(s = ready(c, "MPI_Allreduce", K_ALLREDUCE)) || (mode = red_mode(s, count, dt)) == NC_NONE)
+    if (!(s = ready(c, "MPI_Allreduce", K_ALLREDUCE, req)) || (mode = nb_mode(red_mode(s, count, dt), req)) == NC_NONE)
         return BELOW->allreduce(c, sbuf, rbuf, count, dt, op, req);
+    if (req)
+        return nc_start(s, &(nc_nb_args_t){.kind = NB_REDUCE, .mode = mode, .root = -1, .sbuf = sbuf, .rbuf = rbuf,
+                                           .rcount = count, .bytes = count * dt->size, .rdt = dt, .op = op}, req);
     return nc_allreduce(s, sbuf, rbuf, count, dt, op, mode);
 }
 
@@ -79,7 +107,7 @@ static int node_reduce_scatter(dmpi_comm_t *c, const void *sbuf, void *rbuf, con
     nc_state_t *s;
     int mode = NC_NONE;
     size_t total = 0;
-    if (!req && (s = ready(c, "MPI_Reduce_scatter", K_REDSCAT))) {
+    if (!req && (s = ready(c, "MPI_Reduce_scatter", K_REDSCAT, req))) {
         for (int r = 0; r < s->n; r++)
             total += (size_t)(s->cnt[r] = (size_t)counts[r]);
         mode = red_mode(s, total, dt);
@@ -94,7 +122,7 @@ static int node_reduce_scatter_block(dmpi_comm_t *c, const void *sbuf, void *rbu
 {
     nc_state_t *s;
     int mode;
-    if (req || !(s = ready(c, "MPI_Reduce_scatter_block", K_REDSCAT_BLOCK)) ||
+    if (req || !(s = ready(c, "MPI_Reduce_scatter_block", K_REDSCAT_BLOCK, req)) ||
         (mode = red_mode(s, count * (size_t)c->size, dt)) == NC_NONE)
         return BELOW->reduce_scatter_block(c, sbuf, rbuf, count, dt, op, req);
     for (int r = 0; r < s->n; r++)
@@ -107,7 +135,7 @@ static int node_scan(dmpi_comm_t *c, const void *sbuf, void *rbuf, size_t count,
 {
     nc_state_t *s;
     int mode;
-    if (req || !(s = ready(c, "MPI_Scan", K_SCAN)) || (mode = red_mode(s, count, dt)) == NC_NONE)
+    if (req || !(s = ready(c, "MPI_Scan", K_SCAN, req)) || (mode = red_mode(s, count, dt)) == NC_NONE)
         return BELOW->scan(c, sbuf, rbuf, count, dt, op, req);
     return nc_scan(s, sbuf, rbuf, count, dt, op, mode, false);
 }
@@ -117,7 +145,7 @@ static int node_exscan(dmpi_comm_t *c, const void *sbuf, void *rbuf, size_t coun
 {
     nc_state_t *s;
     int mode;
-    if (req || !(s = ready(c, "MPI_Exscan", K_EXSCAN)) || (mode = red_mode(s, count, dt)) == NC_NONE)
+    if (req || !(s = ready(c, "MPI_Exscan", K_EXSCAN, req)) || (mode = red_mode(s, count, dt)) == NC_NONE)
         return BELOW->exscan(c, sbuf, rbuf, count, dt, op, req);
     return nc_scan(s, sbuf, rbuf, count, dt, op, mode, true);
 }
@@ -136,9 +164,18 @@ static int node_gather(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dty
 {
     nc_state_t *s;
     int mode;
-    if (req || !(s = ready(c, "MPI_Gather", K_GATHER)) ||
-        (mode = nc_mode(s, rooted_block(c, root, scount, sdt, rcount, rdt, true))) == NC_NONE)
+    if (!(s = ready(c, "MPI_Gather", K_GATHER, req)) ||
+        (mode = nb_mode(nc_mode(s, rooted_block(c, root, scount, sdt, rcount, rdt, true)), req)) == NC_NONE)
         return BELOW->gather(c, sbuf, scount, sdt, rbuf, rcount, rdt, root, req);
+    if (req) {
+        bool own = c->rank == root && sbuf != MPI_IN_PLACE;
+        return nc_start(s, &(nc_nb_args_t){.kind = NB_GATHER, .mode = mode, .root = root, .sbuf = sbuf, .rbuf = rbuf,
+                                           .scount = scount, .rcount = rcount, .sdt = sdt, .rdt = rdt,
+                                           .bytes = rooted_block(c, root, scount, sdt, rcount, rdt, true),
+                                           .local_copy = own, .lsrc = sbuf, .lscount = scount, .lsdt = sdt,
+                                           .ldst = own ? block_at(rbuf, (size_t)root, rcount, rdt) : NULL, .ldcount = rcount,
+                                           .lddt = rdt}, req);
+    }
     return nc_gather(s, sbuf, scount, sdt, rbuf, rcount, rdt, root, mode);
 }
 
@@ -147,9 +184,19 @@ static int node_scatter(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dt
 {
     nc_state_t *s;
     int mode;
-    if (req || !(s = ready(c, "MPI_Scatter", K_SCATTER)) ||
-        (mode = nc_mode(s, (size_t)c->size * rooted_block(c, root, scount, sdt, rcount, rdt, false))) == NC_NONE)
+    if (!(s = ready(c, "MPI_Scatter", K_SCATTER, req)) ||
+        (mode = nb_mode(nc_mode(s, (size_t)c->size * rooted_block(c, root, scount, sdt, rcount, rdt, false)), req)) ==
+            NC_NONE)
         return BELOW->scatter(c, sbuf, scount, sdt, rbuf, rcount, rdt, root, req);
+    if (req) {
+        bool own = c->rank == root && rbuf != MPI_IN_PLACE;
+        return nc_start(s, &(nc_nb_args_t){.kind = NB_SCATTER, .mode = mode, .root = root, .sbuf = sbuf, .rbuf = rbuf,
+                                           .scount = scount, .rcount = rcount, .sdt = sdt, .rdt = rdt,
+                                           .bytes = rooted_block(c, root, scount, sdt, rcount, rdt, false),
+                                           .local_copy = own, .lsrc = own ? block_at((void *)sbuf, (size_t)root, scount, sdt) : NULL,
+                                           .lscount = scount, .lsdt = sdt, .ldst = rbuf, .ldcount = rcount,
+                                           .lddt = rdt}, req);
+    }
     return nc_scatter(s, sbuf, scount, sdt, rbuf, rcount, rdt, root, mode);
 }
 
@@ -158,7 +205,7 @@ static int node_gatherv(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dt
 {
     nc_state_t *s;
     int err = NC_BELOW;
-    if (!req && (s = ready(c, "MPI_Gatherv", K_GATHERV)))
+    if (!req && (s = ready(c, "MPI_Gatherv", K_GATHERV, req)))
         err = nc_gatherv(s, sbuf, scount, sdt, rbuf, rcounts, displs, rdt, root);
     return err != NC_BELOW ? err : BELOW->gatherv(c, sbuf, scount, sdt, rbuf, rcounts, displs, rdt, root, req);
 }
@@ -168,7 +215,7 @@ static int node_scatterv(dmpi_comm_t *c, const void *sbuf, const int *scounts, c
 {
     nc_state_t *s;
     int err = NC_BELOW;
-    if (!req && (s = ready(c, "MPI_Scatterv", K_SCATTERV)))
+    if (!req && (s = ready(c, "MPI_Scatterv", K_SCATTERV, req)))
         err = nc_scatterv(s, sbuf, scounts, displs, sdt, rbuf, rcount, rdt, root);
     return err != NC_BELOW ? err : BELOW->scatterv(c, sbuf, scounts, displs, sdt, rbuf, rcount, rdt, root, req);
 }
@@ -178,8 +225,16 @@ static int node_allgather(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_
 {
     nc_state_t *s;
     int mode;
-    if (req || !(s = ready(c, "MPI_Allgather", K_ALLGATHER)) || (mode = nc_mode(s, rcount * rdt->size)) == NC_NONE)
+    if (!(s = ready(c, "MPI_Allgather", K_ALLGATHER, req)) ||
+        (mode = nb_mode(nc_mode(s, rcount * rdt->size), req)) == NC_NONE)
         return BELOW->allgather(c, sbuf, scount, sdt, rbuf, rcount, rdt, req);
+    if (req)
+        return nc_start(s, &(nc_nb_args_t){.kind = NB_ALLGATHER, .mode = mode, .sbuf = sbuf, .rbuf = rbuf,
+                                           .scount = scount, .rcount = rcount, .sdt = sdt, .rdt = rdt,
+                                           .bytes = rcount * rdt->size, .local_copy = sbuf != MPI_IN_PLACE,
+                                           .lsrc = sbuf, .lscount = scount, .lsdt = sdt,
+                                           .ldst = block_at(rbuf, (size_t)c->rank, rcount, rdt), .ldcount = rcount,
+                                           .lddt = rdt}, req);
     for (int r = 0; r < s->n; r++) {
         s->cnt[r] = rcount;
         s->dsp[r] = (size_t)r * rcount;
@@ -192,7 +247,7 @@ static int node_allgatherv(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi
 {
     nc_state_t *s;
     int mode = NC_NONE;
-    if (!req && (s = ready(c, "MPI_Allgatherv", K_ALLGATHERV))) {
+    if (!req && (s = ready(c, "MPI_Allgatherv", K_ALLGATHERV, req))) {
         size_t most = 0;
         bool ok = true;
         for (int r = 0; r < s->n; r++) {
@@ -213,9 +268,17 @@ static int node_alltoall(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_d
 {
     nc_state_t *s;
     int mode;
-    if (req || !(s = ready(c, "MPI_Alltoall", K_ALLTOALL)) ||
-        (mode = nc_mode(s, (size_t)c->size * rcount * rdt->size)) == NC_NONE)
+    if (!(s = ready(c, "MPI_Alltoall", K_ALLTOALL, req)) ||
+        (mode = nb_mode(nc_mode(s, (size_t)c->size * rcount * rdt->size), req)) == NC_NONE)
         return BELOW->alltoall(c, sbuf, scount, sdt, rbuf, rcount, rdt, req);
+    if (req)
+        return nc_start(s, &(nc_nb_args_t){.kind = NB_ALLTOALL, .mode = mode, .sbuf = sbuf, .rbuf = rbuf,
+                                           .scount = scount, .rcount = rcount, .sdt = sdt, .rdt = rdt,
+                                           .bytes = rcount * rdt->size, .local_copy = sbuf != MPI_IN_PLACE,
+                                           .lsrc = sbuf != MPI_IN_PLACE ? block_at((void *)sbuf, (size_t)c->rank, scount, sdt) : NULL,
+                                           .lscount = scount, .lsdt = sdt,
+                                           .ldst = block_at(rbuf, (size_t)c->rank, rcount, rdt), .ldcount = rcount,
+                                           .lddt = rdt}, req);
     return nc_alltoall(s, sbuf, scount, sdt, rbuf, rcount, rdt, mode);
 }
 

@@ -56,7 +56,7 @@ int nc_gatherv(nc_state_t *s, const void *sbuf, size_t scount, dmpi_dtype_t *sdt
                const int *displs, dmpi_dtype_t *rdt, int root)
 {
     uint64_t t = nc_next(s);
-    size_t half = s->area->slot / 2;
+    size_t half = s->slot / 2;
     if (s->me != root) {
         size_t b = scount * sdt->size;
         if (!s->cma_all && read_decision(s, root, t, NULL) == NC_NONE) {
@@ -143,7 +143,7 @@ static int scatterv_root(nc_state_t *s, uint64_t t, const void *sbuf, const int 
     size_t total = 0;
     for (int r = 0; r < s->n; r++)
         total += r == root ? 0 : (size_t)scounts[r] * sdt->size;
-    int mode = (size_t)s->n * sizeof(nc_entry_t) + total <= s->area->slot / 2 ? NC_SLOT
+    int mode = (size_t)s->n * sizeof(nc_entry_t) + total <= s->slot / 2 ? NC_SLOT
                : s->cma_all                                                   ? NC_CMA
                                                                               : NC_NONE;
     nc_entry_t *tab = NULL;

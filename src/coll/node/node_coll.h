@@ -14,9 +14,13 @@
  * only when every rank's done >= t - 2; a buffer exposed by address must
  * stay untouched until its readers' done >= t.
  *
+ * Nonblocking collectives run on a channel of their own (rank lines, slots
+ * and phase numbers), so that a blocking collective never meets one still
+ * in flight, even when ranks start them in different orders.
+ *
  * The area of a communicator of n ranks (the formula docs/collectives.md
- * quotes):
- *   256 B header + n x 256 B rank lines + n x 2 x COLL_NODE_COPY_MAX slots,
+ * quotes), with C = COLL_NODE_COPY_MAX:
+ *   256 B header + n x 2 x 256 B rank lines + n x 2 x (C + C / 4) slots,
  * rounded up to pages. */
 #ifndef DMPI_COLL_NODE_COLL_H
 #define DMPI_COLL_NODE_COLL_H
@@ -58,9 +62,10 @@ typedef struct nc_area {
     uint64_t magic;
     uint64_t bytes;              /* the whole area */
     uint64_t slot;               /* bytes of one rank's slot (two halves) */
+    uint64_t nbslot;             /* the same for the nonblocking channel */
     uint32_t n;
     _Atomic uint32_t refs;       /* ranks that still have it mapped */
-    char pad[256 - 32];
+    char pad[256 - 40];
 } nc_area_t;
 static_assert(sizeof(nc_area_t) == 256, "the header is four cache lines");
 
@@ -74,7 +79,10 @@ typedef struct nc_state {
     int n, me;
     nc_area_t *area;
     nc_rank_t *ranks;            /* n of them */
-    char *slots;                 /* n x area->slot */
+    char *slots;                 /* n x slot */
+    size_t slot;                 /* bytes of one rank's slot on this channel (two halves) */
+    struct nc_state *nbs;        /* the nonblocking channel (its own lines, slots and phases) */
+    bool shared;                 /* this is a channel: the arrays belong to the state it came from */
     uint64_t t;                  /* the last phase number taken */
     uint64_t min_done;           /* every rank's done was at least this when last looked at */
     bool cma_all;                /* every rank can read every other's memory */
@@ -93,6 +101,9 @@ typedef struct nc_state {
     size_t xtmp_size;
     const char *call;            /* the collective running, for hang reports */
     unsigned kind;               /* its number (a post carries it, to catch mismatched calls) */
+    struct nb *open;             /* nonblocking operations not finished, in phase order */
+    uint64_t open_lo;            /* the first one's phase (UINT64_MAX: none) */
+    uint64_t finished;           /* the highest phase this rank finished */
     struct nc_state *next;       /* all live states (freed at MPI_Finalize) */
 } nc_state_t;
 
@@ -104,7 +115,7 @@ void nc_free(dmpi_comm_t *c);
 static inline nc_rank_t *nc_rank(nc_state_t *s, int r) { return &s->ranks[r]; }
 static inline char *nc_slot(nc_state_t *s, int r, uint64_t t)
 {
-    return s->slots + (size_t)r * s->area->slot + (t & 1) * (s->area->slot / 2);
+    return s->slots + (size_t)r * s->slot + (t & 1) * (s->slot / 2);
 }
 void *nc_tmp(nc_state_t *s, size_t bytes);
 void *nc_xtmp(nc_state_t *s, size_t bytes);
@@ -116,7 +127,9 @@ static inline uint64_t nc_next(nc_state_t *s) { return ++s->t; }
 void nc_wait_done_all(nc_state_t *s, uint64_t v);
 void nc_wait_done(nc_state_t *s, int r, uint64_t v);
 /* This rank's post of phase t, once it may be rewritten (every rank's
- * done has reached t - 2). Set seq last, with nc_publish. */
+ * done has reached t - 2, and no operation of this rank's own older than
+ * that is open). Set seq last, with nc_publish. */
+typedef struct nc_own_wait { nc_state_t *s; uint64_t before; } nc_own_wait_t;
 nc_post_t *nc_post_begin(nc_state_t *s, uint64_t t);
 static inline void nc_publish(nc_post_t *p, uint64_t t)
 {
@@ -136,9 +149,14 @@ static inline uint64_t nc_sig(const nc_state_t *s, size_t bytes) { return (uint6
  * packed stream of (dt, base) at dfirst (dt NULL: plain bytes at base). */
 int nc_pull(nc_state_t *s, int r, uint64_t t, int mode, size_t first, size_t n, void *base, dmpi_dtype_t *dt,
             size_t dfirst);
+/* Phase t finished here: done becomes the highest phase below which
+ * everything has finished (an open nonblocking operation holds it back). */
 static inline void nc_set_done(nc_state_t *s, uint64_t t)
 {
-    atomic_store_explicit(&nc_rank(s, s->me)->done, t, memory_order_release);
+    if (t > s->finished)
+        s->finished = t;
+    uint64_t d = s->open_lo <= s->finished ? s->open_lo - 1 : s->finished;
+    atomic_store_explicit(&nc_rank(s, s->me)->done, d, memory_order_release);
 }
 /* Waits until *w >= v, naming what it waits for if it takes long. */
 void nc_wait_ge(nc_state_t *s, _Atomic uint64_t *w, uint64_t v, const char *flag, int rank);
@@ -173,5 +191,23 @@ int nc_copy_local(nc_state_t *s, const void *src, size_t scount, dmpi_dtype_t *s
                   dmpi_dtype_t *ddt);
 int nc_alltoall(nc_state_t *s, const void *sbuf, size_t scount, dmpi_dtype_t *sdt, void *rbuf, size_t rcount,
                 dmpi_dtype_t *rdt, int mode);
+
+/* nonblocking.c: the nonblocking forms within the copy limit. */
+enum { NB_BARRIER, NB_BCAST, NB_REDUCE, NB_GATHER, NB_SCATTER, NB_ALLGATHER, NB_ALLTOALL };
+typedef struct nc_nb_args {
+    int kind, mode, root;        /* root: -1 for Iallreduce */
+    const void *sbuf;
+    void *rbuf;                  /* Ibcast: the buffer */
+    size_t scount, rcount, bytes;   /* bytes: of one block (reductions: of the vector) */
+    dmpi_dtype_t *sdt, *rdt;     /* reductions and Ibcast: rdt */
+    struct dmpi_op *op;
+    bool local_copy;             /* this rank's own block, copied at the start */
+    const void *lsrc;
+    void *ldst;
+    size_t lscount, ldcount;
+    dmpi_dtype_t *lsdt, *lddt;
+} nc_nb_args_t;
+int nc_start(nc_state_t *s, const nc_nb_args_t *a, dmpi_request_t **req);
+void nc_open_changed(nc_state_t *s);
 
 #endif

@@ -12,7 +12,7 @@ int nc_mode(const nc_state_t *s, size_t bytes)
 {
     if (bytes <= NC_INLINE)
         return NC_INL;
-    if (bytes <= s->area->slot / 2)
+    if (bytes <= s->slot / 2)
         return NC_SLOT;
     return s->cma_all ? NC_CMA : NC_NONE;
 }
@@ -109,9 +109,27 @@ nc_post_t *nc_wait_post(nc_state_t *s, int r, uint64_t t, size_t bytes)
 
 /* ---- exposing ------------------------------------------------------------- */
 
+static bool own_reads_done(void *arg)
+{
+    const nc_own_wait_t *w = arg;
+    return w->s->open_lo > w->before;
+}
+
+static void describe_own(void *arg, char *buf, size_t len)
+{
+    const nc_own_wait_t *w = arg;
+    snprintf(buf, len, "%s: this rank's own nonblocking collective of phase %llu, which reads this rank's data",
+             w->s->call ? w->s->call : "a collective", (unsigned long long)w->s->open_lo);
+}
+
 nc_post_t *nc_post_begin(nc_state_t *s, uint64_t t)
 {
-    nc_wait_done_all(s, t >= 2 ? t - 2 : 0);   /* the readers of phase t - 2 are through */
+    uint64_t before = t >= 2 ? t - 2 : 0;
+    nc_wait_done_all(s, before);     /* the readers of phase t - 2 are through, */
+    if (DMPI_UNLIKELY(s->open_lo <= before)) {   /* this rank's own ones too */
+        nc_own_wait_t w = {s, before};
+        dmpi_progress_until_described(own_reads_done, &w, describe_own);
+    }
     return &nc_rank(s, s->me)->post[t & 1];
 }
 
