@@ -9,7 +9,9 @@
 #     and the sizes, even under MPI_ERRORS_RETURN (no rank hangs);
 #   - a rank that joins MPI_Allreduce 4 s late with DMPI_HANG_TIMEOUT=1: the
 #     waiting ranks' hang report names MPI_Allreduce, the communicator, the
-#     round and the peer they wait for, and the job then succeeds.
+#     round and the peer they wait for, and the job then succeeds; and the
+#     same after a barrier (in the node-level collectives): the report names
+#     the phase, the rank and the flag.
 set -u
 if [ $# -ne 2 ]; then
     echo "usage: $0 MPIEXEC BINDIR" >&2
@@ -57,6 +59,20 @@ for np in 2 3; do
         fail "late rank, np $np: the hang report does not name the collective, round and peer"
     else
         echo "ok: late rank, np $np: $(grep -m1 'rank 0 has waited' "$out" | cut -c1-120)"
+    fi
+done
+
+# The same wait inside a node-level collective: the report names the
+# collective, the phase, the rank and the flag it waits for.
+for np in 2 3; do
+    DMPI_HANG_TIMEOUT=1 timeout 60 "$mpiexec" -n $np --timeout 30 "$prog" 5 5 late-after 4 >"$out" 2>&1
+    status=$?
+    if [ $status -ne 0 ]; then
+        fail "late rank after a barrier, np $np: status $status"
+    elif ! grep -Eq "rank 0 has waited [0-9]+ s for MPI_Allreduce on MPI_COMM_WORLD \(node-level, phase [0-9]+\): rank 1's data flag" "$out"; then
+        fail "late rank after a barrier, np $np: the hang report does not name the collective, phase, rank and flag"
+    else
+        echo "ok: late rank after a barrier, np $np: $(grep -m1 'rank 0 has waited' "$out" | cut -c1-140)"
     fi
 done
 
