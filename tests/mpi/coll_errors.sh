@@ -69,7 +69,7 @@ for np in 2 3; do
     status=$?
     if [ $status -ne 0 ]; then
         fail "late rank after a barrier, np $np: status $status"
-    elif ! grep -Eq "rank 0 has waited [0-9]+ s for MPI_Allreduce on MPI_COMM_WORLD \(node-level, phase [0-9]+\): rank 1's data flag" "$out"; then
+    elif ! grep -Eq "rank 0 has waited [0-9]+ s for MPI_Allreduce on MPI_COMM_WORLD \(node-level, phase [0-9]+: rank 1's data flag is at [0-9]+\)" "$out"; then
         fail "late rank after a barrier, np $np: the hang report does not name the collective, phase, rank and flag"
     else
         echo "ok: late rank after a barrier, np $np: $(grep -m1 'rank 0 has waited' "$out" | cut -c1-140)"

@@ -37,7 +37,7 @@ static void describe_flag(void *arg, char *buf, size_t len)
 {
     flag_wait_t *f = arg;
     dmpi_comm_t *c = f->s->comm;
-    snprintf(buf, len, "%s on %s (node-level, phase %llu): rank %d's %s flag, now at %llu",
+    snprintf(buf, len, "%s on %s (node-level, phase %llu: rank %d's %s flag is at %llu)",
              f->s->call ? f->s->call : "a collective", c->name[0] ? c->name : "a communicator",
              (unsigned long long)f->v, f->rank, f->flag, (unsigned long long)atomic_load(f->w));
 }
