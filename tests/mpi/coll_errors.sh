@@ -50,31 +50,27 @@ for np in 2 3; do
     done
 done
 
-for np in 2 3; do
-    DMPI_HANG_TIMEOUT=1 timeout 60 "$mpiexec" -n $np --timeout 30 "$prog" 5 5 late 4 >"$out" 2>&1
-    status=$?
-    if [ $status -ne 0 ]; then
-        fail "late rank, np $np: status $status"
-    elif ! grep -Eq "rank 0 has waited [0-9]+ s for MPI_Allreduce on MPI_COMM_WORLD, round [0-9]+ of [0-9]+: a (receive from|send to) rank 1" "$out"; then
-        fail "late rank, np $np: the hang report does not name the collective, round and peer"
-    else
-        echo "ok: late rank, np $np: $(grep -m1 'rank 0 has waited' "$out" | cut -c1-120)"
-    fi
-done
-
-# The same wait inside a node-level collective: the report names the
-# collective, the phase, the rank and the flag it waits for.
-for np in 2 3; do
-    DMPI_HANG_TIMEOUT=1 timeout 60 "$mpiexec" -n $np --timeout 30 "$prog" 5 5 late-after 4 >"$out" 2>&1
-    status=$?
-    if [ $status -ne 0 ]; then
-        fail "late rank after a barrier, np $np: status $status"
-    elif ! grep -Eq "rank 0 has waited [0-9]+ s for MPI_Allreduce on MPI_COMM_WORLD \(node-level, phase [0-9]+: rank 1's data flag is at [0-9]+\)" "$out"; then
-        fail "late rank after a barrier, np $np: the hang report does not name the collective, phase, rank and flag"
-    else
-        echo "ok: late rank after a barrier, np $np: $(grep -m1 'rank 0 has waited' "$out" | cut -c1-140)"
-    fi
-done
+# late MODE WHAT REGEX: rank 1 joins 4 s late (coll_mismatch MODE); rank 0's
+# hang report must match REGEX, which names WHAT.
+late() {
+    local mode=$1 what=$2 regex=$3
+    for np in 2 3; do
+        DMPI_HANG_TIMEOUT=1 timeout 60 "$mpiexec" -n $np --timeout 30 "$prog" 5 5 "$mode" 4 >"$out" 2>&1
+        status=$?
+        if [ $status -ne 0 ]; then
+            fail "$mode, np $np: status $status"
+        elif ! grep -Eq "rank 0 has waited [0-9]+ s for MPI_Allreduce on MPI_COMM_WORLD$regex" "$out"; then
+            fail "$mode, np $np: the hang report does not name $what"
+        else
+            echo "ok: $mode, np $np: $(grep -m1 'rank 0 has waited' "$out" | cut -c1-140)"
+        fi
+    done
+}
+late late "the collective, round and peer" ", round [0-9]+ of [0-9]+: a (receive from|send to) rank 1"
+# The same wait inside a node-level collective (after a barrier made the
+# communicator's shared area): the phase, the rank and the flag.
+late late-after "the collective, phase, rank and flag" \
+    " \(node-level, phase [0-9]+: rank 1's data flag is at [0-9]+\)"
 
 if [ $fails -ne 0 ]; then
     echo "$fails failed"
