@@ -287,10 +287,10 @@ static void test_barrier(MPI_Comm comm, const char *cname, int slot, int rounds)
     int base = __atomic_load_n((int *)&cn_counter[slot], __ATOMIC_SEQ_CST);
     MTEST_RC(MPI_Barrier(comm));
     for (int round = 0; round < rounds; round++) {
-        if (r == round % p)
+        int late = (round / 3) % p, mode = round % 3;    /* every late rank with each mode */
+        if (r == late)
             mtest_sleep_ms(3);
         __atomic_fetch_add((int *)&cn_counter[slot], 1, __ATOMIC_SEQ_CST);
-        int mode = round % 3;
         if (mode == 0) {
             MTEST_RC(MPI_Barrier(comm));
         } else {
@@ -306,7 +306,7 @@ static void test_barrier(MPI_Comm comm, const char *cname, int slot, int rounds)
         }
         int seen = __atomic_load_n((int *)&cn_counter[slot], __ATOMIC_SEQ_CST) - base;
         MTEST_CHECK(seen >= (round + 1) * p, "%s: %s %d (rank %d late): left with %d of %d ranks arrived", cname,
-                    mode ? "Ibarrier" : "Barrier", round, round % p, seen - round * p, p);
+                    mode ? "Ibarrier" : "Barrier", round, late, seen - round * p, p);
         /* nobody may start the next round's increment before all have
          * checked this one: a second barrier */
         MTEST_RC(MPI_Barrier(comm));
@@ -458,10 +458,10 @@ static void test_comms(void)
     const char *cn[5] = {"parity", "halves", "dup of world", "reversed world", "MPI_COMM_SELF"};
 
     /* barriers: own counter slots (parity 1-2, halves 3-4, dup 5, reversed 6) */
-    test_barrier(par, cn[0], 1 + cn_rank % 2, 4);
-    test_barrier(half, cn[1], 3 + (cn_rank < cn_size / 2), 4);
-    test_barrier(dup, cn[2], 5, 3);
-    test_barrier(rev, cn[3], 6, 3);
+    test_barrier(par, cn[0], 1 + cn_rank % 2, 6);
+    test_barrier(half, cn[1], 3 + (cn_rank < cn_size / 2), 6);
+    test_barrier(dup, cn[2], 5, 6);
+    test_barrier(rev, cn[3], 6, 6);
     test_barrier(MPI_COMM_SELF, cn[4], 8 + cn_rank, 2);
 
     /* the sizes on each (the reversed world gets the large ones too) */
@@ -546,7 +546,7 @@ int main(int argc, char **argv)
      * all ranks agree even if a phase's count of calls varied */
 
     iter = 100000;
-    test_barrier(MPI_COMM_WORLD, "world", 0, cn_size <= 8 ? 2 * cn_size : cn_size);
+    test_barrier(MPI_COMM_WORLD, "world", 0, 3 * cn_size);
     t[0] = cn_now();
     iter = 200000;
     test_bcast(MPI_COMM_WORLD, "world", 1);
