@@ -5,7 +5,8 @@
  * Allgather(v), Alltoall(v), blocking and nonblocking.
  *   - per-rank blocks of 0, 1, the inline size (48 B), the copy-in/copy-out
  *     limit in force (DMPI_COLL_NODE_COPY_MAX) and the default one, each
- *     -1/+0/+1 byte (MPI_BYTE) or 6 ints (typed), and a large block (1 MiB
+ *     -1/+0/+1 byte (MPI_BYTE) or 6 ints (typed), the chunk
+ *     (DMPI_COLL_NODE_CHUNK) -1/+0/+1 byte, and a large block (1 MiB
  *     per rank for the rooted ones and allgather, less for all-to-all;
  *     smaller at many ranks); every root;
  *   - each rank sends and receives with its own datatype of the one
@@ -24,7 +25,8 @@
  *     reverse order, with Waitall and with a Test loop;
  *   - on the world, parity and halves, a dup, a reversed order and
  *     MPI_COMM_SELF; communicators made and freed with collectives on each.
- * Sizes and repetitions shrink with the number of ranks.
+ * Sizes and repetitions shrink with the number of ranks. COLL_NODE_TIMES=1
+ * prints the time of each phase and of every call slower than 50 ms.
  */
 #include "coll_node.h"
 
@@ -201,14 +203,16 @@ static void vjob_start(vjob_t *j)
                 : MPI_Scatterv(sbuf, j->scnt, j->sdsp, st, rarg, j->rcnt[root], rt, root, c);
         break;
     case V_ALLGATHER:
-        rcode = nb ? MPI_Iallgather(sarg, sc1, st, rbuf, rc1, rt, c, rq) : MPI_Allgather(sarg, sc1, st, rbuf, rc1, rt, c);
+        rcode = nb ? MPI_Iallgather(sarg, sc1, st, rbuf, rc1, rt, c, rq)
+                   : MPI_Allgather(sarg, sc1, st, rbuf, rc1, rt, c);
         break;
     case V_ALLGATHERV:
         rcode = nb ? MPI_Iallgatherv(sarg, j->scnt[0], st, rbuf, j->rcnt, j->rdsp, rt, c, rq)
                 : MPI_Allgatherv(sarg, j->scnt[0], st, rbuf, j->rcnt, j->rdsp, rt, c);
         break;
     case V_ALLTOALL:
-        rcode = nb ? MPI_Ialltoall(sarg, sc1, st, rbuf, rc1, rt, c, rq) : MPI_Alltoall(sarg, sc1, st, rbuf, rc1, rt, c);
+        rcode = nb ? MPI_Ialltoall(sarg, sc1, st, rbuf, rc1, rt, c, rq)
+                   : MPI_Alltoall(sarg, sc1, st, rbuf, rc1, rt, c);
         break;
     default:
         rcode = nb ? MPI_Ialltoallv(sarg, j->scnt, j->sdsp, st, rbuf, j->rcnt, j->rdsp, rt, c, rq)
@@ -263,10 +267,11 @@ static void test_sizes(MPI_Comm comm, const char *cname, int full)
     int ci = 0;
     for (int coll = 0; coll < NV; coll++)
         for (int fam = 0; fam < 2; fam++) {
-            int nc = cn_counts(fam ? 24 : 1, c, 0);
+            /* the chunk too, in bytes (at many ranks not for all-to-all) */
+            int nc = cn_counts(fam ? 24 : 1, c, !fam && (coll < V_ALLTOALL || sc == 1));
             for (int i = 0; i < nc; i++, ci++) {
-                /* not full: every other size */
-                if (!full && (i + coll + fam) % 2)
+                /* not full: every other size (fewer at many ranks) */
+                if (!full && (i + coll + fam) % (2 * sc))
                     continue;
                 size_t m = c[i] * (fam ? 6 : 1);
                 run1(comm, cname, coll, fam, m, ci % p, ci % 3 == 1, (ci / 2) % 2);
@@ -353,8 +358,8 @@ static void test_comms(void)
         for (int c = 0; c < 5; c++) {
             int p;
             MPI_Comm_size(cs[c], &p);
-            run1(cs[c], cn[c], (round * 3 + c) % NV, round % 2, round % 2 ? sizes[round % 5] / 24 * 6 + 6 : sizes[round % 5],
-                 (round + c) % p, round % 3 == 0, (round / 2) % 2);
+            size_t m = round % 2 ? sizes[round % 5] / 24 * 6 + 6 : sizes[round % 5];
+            run1(cs[c], cn[c], (round * 3 + c) % NV, round % 2, m, (round + c) % p, round % 3 == 0, (round / 2) % 2);
         }
     test_batch(MPI_COMM_WORLD, "world", par, cn[0], cn_copy_max + 1, 0);
     test_batch(half, cn[1], rev, cn[3], CN_INLINE - 1, 1);
@@ -393,7 +398,8 @@ int main(int argc, char **argv)
     t[0] = cn_now();
     iter = 200000;
     for (int mode = 0; mode < 3; mode++) {
-        test_batch(MPI_COMM_WORLD, "world", MPI_COMM_NULL, NULL, mode == 0 ? 1 : mode == 1 ? CN_INLINE + 1 : cn_copy_max - 1, mode);
+        size_t m = mode == 0 ? 1 : mode == 1 ? CN_INLINE + 1 : cn_copy_max - 1;
+        test_batch(MPI_COMM_WORLD, "world", MPI_COMM_NULL, NULL, m, mode);
         test_batch(MPI_COMM_WORLD, "world", MPI_COMM_NULL, NULL, mode == 2 ? 0 : cn_copy_max + 1, mode);
     }
     t[1] = cn_now();
