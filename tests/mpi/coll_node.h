@@ -556,7 +556,7 @@ static inline int cn_counts(size_t elem, size_t *out, int with_chunk)
 
 /* ---- a barrier checked through a counter in a shared file ---------------- */
 
-static volatile int *cn_counter;   /* 64 ints shared by every rank of the node */
+static volatile int *cn_counter;   /* 1024 ints (slots) shared by the ranks of the node */
 static char cn_counter_path[64];
 
 /* Maps a counter file made by rank 0 of MPI_COMM_WORLD (point-to-point
