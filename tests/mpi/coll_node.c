@@ -539,6 +539,26 @@ static void test_create_free(int n)
             MTEST_RC(MPI_Comm_free(&live[i]));
 }
 
+/* Count 0 with NULL buffers (as mpi4py passes empty arrays), in place
+ * too: every reduction succeeds and touches nothing. */
+static void test_null_buffers(MPI_Comm comm)
+{
+    int p, zeros[64] = {0};
+    MPI_Comm_size(comm, &p);
+    MTEST_RC(MPI_Reduce(NULL, NULL, 0, MPI_INT, MPI_SUM, 0, comm));
+    MTEST_RC(MPI_Reduce(cn_rank == 0 ? MPI_IN_PLACE : NULL, NULL, 0, MPI_INT, MPI_SUM, 0, comm));
+    MTEST_RC(MPI_Allreduce(NULL, NULL, 0, MPI_INT, MPI_SUM, comm));
+    MTEST_RC(MPI_Allreduce(MPI_IN_PLACE, NULL, 0, MPI_INT, MPI_SUM, comm));
+    MTEST_RC(MPI_Reduce_scatter_block(NULL, NULL, 0, MPI_INT, MPI_SUM, comm));
+    MTEST_RC(MPI_Reduce_scatter_block(MPI_IN_PLACE, NULL, 0, MPI_INT, MPI_SUM, comm));
+    MTEST_RC(MPI_Reduce_scatter(MPI_IN_PLACE, NULL, zeros, MPI_INT, MPI_SUM, comm));
+    MTEST_RC(MPI_Scan(NULL, NULL, 0, MPI_INT, MPI_SUM, comm));
+    MTEST_RC(MPI_Exscan(MPI_IN_PLACE, NULL, 0, MPI_INT, MPI_SUM, comm));
+    MTEST_RC(MPI_Bcast(NULL, 0, MPI_INT, p - 1, comm));
+    MTEST_RC(MPI_Allgather(NULL, 0, MPI_INT, NULL, 0, MPI_INT, comm));
+    MTEST_RC(MPI_Alltoall(MPI_IN_PLACE, 0, MPI_INT, NULL, 0, MPI_INT, comm));
+}
+
 int main(int argc, char **argv)
 {
     mtest_init(&argc, &argv);
@@ -552,6 +572,8 @@ int main(int argc, char **argv)
     /* every phase numbers its calls from its own base, so that the data of
      * all ranks agree even if a phase's count of calls varied */
 
+    if (cn_size <= 64)
+        test_null_buffers(MPI_COMM_WORLD);
     iter = 100000;
     test_barrier(MPI_COMM_WORLD, "world", 0, 3 * (cn_size < 6 ? cn_size : 6));
     t[0] = cn_now();

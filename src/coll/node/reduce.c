@@ -202,7 +202,7 @@ int nc_reduce(nc_state_t *s, const void *sbuf, void *rbuf, size_t count, dmpi_dt
     size_t first, len;
     piece(count, s->n, s->me, dt->size, &first, &len);
     char *out = am_root ? packed(rbuf, dt) + first : nc_xtmp(s, len ? len : 1);
-    if (!out && err == MPI_SUCCESS)
+    if (!am_root && !out && err == MPI_SUCCESS)
         err = dmpi_err(MPI_ERR_NO_MEM, "%s: no memory for %zu bytes", s->call, len);
     if (err == MPI_SUCCESS)
         err = reduce_range(&x, 0, s->n - 1, first, len, out);
@@ -245,7 +245,7 @@ int nc_reduce_scatter(nc_state_t *s, const void *sbuf, void *rbuf, const size_t 
     int err = expose_vector(&x, sbuf, rbuf, total);
     bool staged = mode == NC_CMA && sbuf == MPI_IN_PLACE;
     char *out = staged ? nc_xtmp(s, len ? len : 1) : packed(rbuf, dt);
-    if (!out && err == MPI_SUCCESS)
+    if (staged && !out && err == MPI_SUCCESS)
         err = dmpi_err(MPI_ERR_NO_MEM, "%s: no memory for %zu bytes", s->call, len);
     if (err == MPI_SUCCESS)
         err = reduce_range(&x, 0, s->n - 1, displ * dt->size, len, out);
@@ -268,7 +268,7 @@ int nc_scan(nc_state_t *s, const void *sbuf, void *rbuf, size_t count, dmpi_dtyp
     int hi = exclusive ? s->me - 1 : s->me;
     bool staged = mode == NC_CMA && sbuf == MPI_IN_PLACE;
     char *out = staged ? nc_xtmp(s, bytes ? bytes : 1) : packed(rbuf, dt);
-    if (!out && err == MPI_SUCCESS)
+    if (staged && !out && err == MPI_SUCCESS)
         err = dmpi_err(MPI_ERR_NO_MEM, "%s: no memory for %zu bytes", s->call, bytes);
     if (err == MPI_SUCCESS && hi >= 0)
         err = reduce_range(&x, 0, hi, 0, bytes, out);
