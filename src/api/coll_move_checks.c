@@ -18,15 +18,21 @@ int dmpi_check_root(const char *fn, int root, const dmpi_comm_t *c)
                     c->name[0] ? c->name : "the communicator", c->size);
 }
 
-/* what: "sendtype", "recvtypes[2]", ... */
-static int check_type(const char *fn, const char *what, MPI_Datatype h, dmpi_dtype_t **out)
+/* The argument's name, "sendtype" or "recvtypes[2]", is made only for a
+ * message: side and noun, with [j] if j >= 0. */
+static int check_type(const char *fn, const char *side, const char *noun, int j, MPI_Datatype h,
+                      dmpi_dtype_t **out)
 {
-    if ((*out = dmpi_dtype_get(h))) {
-        if ((*out)->committed)
-            return MPI_SUCCESS;
+    if (DMPI_LIKELY((*out = dmpi_dtype_get(h)) && (*out)->committed))
+        return MPI_SUCCESS;
+    char what[32];
+    if (j >= 0)
+        snprintf(what, sizeof what, "%s%s[%d]", side, noun, j);
+    else
+        snprintf(what, sizeof what, "%s%s", side, noun);
+    if (*out)
         return dmpi_err(MPI_ERR_TYPE, "%s: %s %s is not committed; call MPI_Type_commit first", fn, what,
                         dmpi_dtype_desc(*out));
-    }
     if (h == MPI_DATATYPE_NULL)
         return dmpi_err(MPI_ERR_TYPE, "%s: %s is MPI_DATATYPE_NULL", fn, what);
     return dmpi_err(MPI_ERR_TYPE, "%s: %s is not a valid datatype handle (0x%x)", fn, what, (unsigned)h);
@@ -42,11 +48,9 @@ static bool buf_ok(const void *buf, int count, const dmpi_dtype_t *dt)
 int dmpi_check_block(const char *fn, const char *side, const void *buf, int count, MPI_Datatype type,
                      dmpi_dtype_t **dt)
 {
-    char what[32];
-    snprintf(what, sizeof what, "%stype", side);
     if (count < 0)
         return dmpi_err(MPI_ERR_COUNT, "%s: %scount is negative (%d)", fn, side, count);
-    int err = check_type(fn, what, type, dt);
+    int err = check_type(fn, side, "type", -1, type, dt);
     if (err == MPI_SUCCESS && !buf_ok(buf, count, *dt))
         err = dmpi_err(MPI_ERR_BUFFER, "%s: %sbuf is NULL but %scount is %d of %s", fn, side, side, count,
                        dmpi_dtype_desc(*dt));
@@ -70,11 +74,9 @@ int dmpi_check_vblocks(const char *fn, const char *side, const void *buf, int n,
                        const char *cname, const int *displs, const char *dname, MPI_Datatype type,
                        dmpi_dtype_t **dt)
 {
-    char what[32];
-    snprintf(what, sizeof what, "%stype", side);
     int err = check_counts(fn, n, counts, cname, displs, dname);
     if (err == MPI_SUCCESS)
-        err = check_type(fn, what, type, dt);
+        err = check_type(fn, side, "type", -1, type, dt);
     for (int j = 0; j < n && err == MPI_SUCCESS; j++)
         if (!buf_ok(buf, counts[j], *dt))
             err = dmpi_err(MPI_ERR_BUFFER, "%s: %sbuf is NULL but %s[%d] is %d of %s", fn, side, cname, j,
@@ -85,7 +87,7 @@ int dmpi_check_vblocks(const char *fn, const char *side, const void *buf, int n,
 int dmpi_check_wblocks(const char *fn, const char *side, const void *buf, int n, const int *counts,
                        const int *displs, const MPI_Datatype *types)
 {
-    char cname[16], dname[16], tname[16], what[32];
+    char cname[16], dname[16], tname[16];
     snprintf(cname, sizeof cname, "%scounts", side);
     snprintf(dname, sizeof dname, "%cdispls", side[0]);
     snprintf(tname, sizeof tname, "%stypes", side);
@@ -94,8 +96,7 @@ int dmpi_check_wblocks(const char *fn, const char *side, const void *buf, int n,
         err = dmpi_err(MPI_ERR_ARG, "%s: %s is NULL", fn, tname);
     for (int j = 0; j < n && err == MPI_SUCCESS; j++) {
         dmpi_dtype_t *dt;
-        snprintf(what, sizeof what, "%s[%d]", tname, j);
-        if ((err = check_type(fn, what, types[j], &dt)) == MPI_SUCCESS && !buf_ok(buf, counts[j], dt))
+        if ((err = check_type(fn, side, "types", j, types[j], &dt)) == MPI_SUCCESS && !buf_ok(buf, counts[j], dt))
             err = dmpi_err(MPI_ERR_BUFFER, "%s: %sbuf is NULL but %s[%d] is %d of %s", fn, side, cname, j,
                            counts[j], dmpi_dtype_desc(dt));
     }

@@ -10,7 +10,7 @@
 
 static void wait_arrival(nc_state_t *s, int r, uint64_t t)
 {
-    nc_wait_ge(s, &nc_rank(s, r)->post[t & 1].seq, t, "arrival", r);
+    nc_wait_ge(s, &nc_post(s, r, t)->seq, t, "arrival", r);
 }
 
 int nc_barrier(nc_state_t *s)
@@ -18,7 +18,7 @@ int nc_barrier(nc_state_t *s)
     uint64_t t = nc_next(s);
     nc_rank_t *me = nc_rank(s, s->me);
     /* Only seq is written: a reader of phase t - 2's data sees it unchanged. */
-    atomic_store_explicit(&me->post[t & 1].seq, t, memory_order_release);
+    atomic_store_explicit(&nc_post(s, s->me, t)->seq, t, memory_order_release);
     if (s->ngroups == 1) {
         for (int r = 0; r < s->n; r++)
             if (r != s->me)

@@ -18,7 +18,7 @@ static size_t root_share(const nc_state_t *s, size_t bytes) { return bytes / (si
 static int root_writes(nc_state_t *s, uint64_t t, size_t bytes)
 {
     size_t share = root_share(s, bytes), from = bytes - share;
-    const char *src = (const char *)(uintptr_t)nc_rank(s, s->me)->post[t & 1].addr + from;
+    const char *src = (const char *)(uintptr_t)nc_post(s, s->me, t)->addr + from;
     int err = MPI_SUCCESS;
     for (int r = 0; r < s->n; r++) {
         if (r == s->me)

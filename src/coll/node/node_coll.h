@@ -8,11 +8,13 @@
  * only grows (64 bits: it never wraps). In phase t a rank may expose data:
  * inline in its post line (up to NC_INLINE bytes), packed into half t & 1 of
  * its slot (up to the copy limit), or as the address of a buffer that the
- * others read by single copy. It then sets post[t & 1].seq = t. Readers wait
- * for that, copy what they need and set their done = t once they read
- * nothing more of phase t. A rank rewrites post[t & 1] and its slot half
- * only when every rank's done >= t - 2; a buffer exposed by address must
- * stay untouched until its readers' done >= t.
+ * others read by single copy. It then sets post[t % NC_DEPTH].seq = t.
+ * Readers wait for that, copy what they need and set their done = t once
+ * they read nothing more of phase t. A rank rewrites a post only when every
+ * rank's done >= t - NC_DEPTH, its slot half when done >= t - 2 (so a rank
+ * that sends small data many times in a row, a broadcast's root, runs up
+ * to NC_DEPTH calls ahead without waiting); a buffer exposed by address
+ * must stay untouched until its readers' done >= t.
  *
  * Nonblocking collectives run on a channel of their own (rank lines, slots
  * and phase numbers), so that a blocking collective never meets one still
@@ -20,7 +22,7 @@
  *
  * The area of a communicator of n ranks (the formula docs/collectives.md
  * quotes), with C = COLL_NODE_COPY_MAX:
- *   256 B header + n x 2 x 256 B rank lines + n x 2 x (C + C / 4) slots,
+ *   256 B header + n x 2 x 640 B rank lines + n x 2 x (C + C / 4) slots,
  * rounded up to pages. */
 #ifndef DMPI_COLL_NODE_COLL_H
 #define DMPI_COLL_NODE_COLL_H
@@ -33,6 +35,7 @@
 #include <sys/types.h>
 
 #define NC_INLINE 48             /* payload bytes riding in a post line */
+#define NC_DEPTH 8               /* posts per rank, used in turn by phase */
 #define NC_MAGIC 0x646d70692d636f6cull   /* "dmpi-col" */
 
 typedef struct nc_post {
@@ -48,7 +51,7 @@ static_assert(sizeof(nc_post_t) == 64, "a post is one cache line");
 /* One rank's lines, written by that rank only: two posts (by phase
  * parity), done, and the barrier's group fields. */
 typedef struct nc_rank {
-    nc_post_t post[2];
+    nc_post_t post[NC_DEPTH];
     _Atomic uint64_t done;       /* the last phase this rank read anything of */
     char pad0[56];
     _Atomic uint64_t up;         /* group leader: its whole group arrived at this phase */
@@ -56,7 +59,8 @@ typedef struct nc_rank {
     int32_t domain;              /* set once, before the set-up agreement */
     char pad1[44];
 } nc_rank_t;
-static_assert(sizeof(nc_rank_t) == 256, "rank lines are four cache lines");
+static_assert(sizeof(nc_rank_t) == (NC_DEPTH + 2) * 64 && sizeof(nc_rank_t) % 128 == 0,
+              "rank lines are whole cache lines, in pairs");
 
 typedef struct nc_area {
     uint64_t magic;
@@ -113,6 +117,7 @@ int nc_setup(nc_state_t *s);
 nc_state_t *nc_state_of(dmpi_comm_t *c, const dmpi_coll_table_t *below);
 void nc_free(dmpi_comm_t *c);
 static inline nc_rank_t *nc_rank(nc_state_t *s, int r) { return &s->ranks[r]; }
+static inline nc_post_t *nc_post(nc_state_t *s, int r, uint64_t t) { return &s->ranks[r].post[t % NC_DEPTH]; }
 static inline char *nc_slot(nc_state_t *s, int r, uint64_t t)
 {
     return s->slots + (size_t)r * s->slot + (t & 1) * (s->slot / 2);
@@ -127,10 +132,12 @@ static inline uint64_t nc_next(nc_state_t *s) { return ++s->t; }
 void nc_wait_done_all(nc_state_t *s, uint64_t v);
 void nc_wait_done(nc_state_t *s, int r, uint64_t v);
 /* This rank's post of phase t, once it may be rewritten (every rank's
- * done has reached t - 2, and no operation of this rank's own older than
- * that is open). Set seq last, with nc_publish. */
+ * done has reached t - NC_DEPTH, and no operation of this rank's own older
+ * than that is open). Set seq last, with nc_publish. nc_slot_begin: the
+ * same for the slot half of phase t (t - 2). */
 typedef struct nc_own_wait { nc_state_t *s; uint64_t before; } nc_own_wait_t;
 nc_post_t *nc_post_begin(nc_state_t *s, uint64_t t);
+void nc_slot_begin(nc_state_t *s, uint64_t t);
 static inline void nc_publish(nc_post_t *p, uint64_t t)
 {
     atomic_store_explicit(&p->seq, t, memory_order_release);

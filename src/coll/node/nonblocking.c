@@ -66,7 +66,7 @@ static bool try_expose(nb_t *b, const void *buf, size_t count, dmpi_dtype_t *dt,
 {
     if (b->exposed)
         return true;
-    uint64_t before = b->t >= 2 ? b->t - 2 : 0;
+    uint64_t before = b->t >= 2 ? b->t - 2 : 0;   /* the slot half's rule, stricter than the post's */
     if (b->s->open_lo <= before || !done_all_reached(b->s, before))
         return false;
     nc_state_t *s = b->s;
@@ -84,7 +84,7 @@ static bool try_expose(nb_t *b, const void *buf, size_t count, dmpi_dtype_t *dt,
 /* Rank r's post of phase t has arrived (and is the size expected). */
 static bool arrived(nb_t *b, int r, size_t bytes)
 {
-    nc_post_t *p = &nc_rank(b->s, r)->post[b->t & 1];
+    nc_post_t *p = nc_post(b->s, r, b->t);
     if (atomic_load_explicit(&p->seq, memory_order_acquire) < b->t)
         return false;
     nc_state_t *s = b->s;
@@ -109,7 +109,7 @@ static bool step_barrier(nb_t *b, int *err)
 {
     (void)err;
     for (; b->i < b->s->n; b->i++) {
-        nc_post_t *p = &nc_rank(b->s, b->i)->post[b->t & 1];
+        nc_post_t *p = nc_post(b->s, b->i, b->t);
         if (b->i != b->s->me && atomic_load_explicit(&p->seq, memory_order_acquire) < b->t)
             return false;
     }
@@ -141,7 +141,7 @@ static bool step_reduce(nb_t *b, int *err)
     for (; b->i >= 0 && *err == MPI_SUCCESS; b->i--) {
         if (!arrived(b, b->i, b->bytes))
             return false;
-        nc_post_t *p = &nc_rank(s, b->i)->post[b->t & 1];
+        nc_post_t *p = nc_post(s, b->i, b->t);
         const char *src = b->mode == NC_INL ? (const char *)p->data : nc_slot(s, b->i, b->t);
         if (b->i == s->n - 1)
             memcpy(out, src, b->bytes);
@@ -299,7 +299,7 @@ int nc_start(nc_state_t *s, const nc_nb_args_t *a, dmpi_request_t **req)
     nc_open_changed(s);
     int err = MPI_SUCCESS;
     if (b->kind == NB_BARRIER)
-        nc_publish(&nc_rank(s, s->me)->post[b->t & 1], b->t);   /* arrival; no data, no reuse wait */
+        nc_publish(nc_post(s, s->me, b->t), b->t);   /* arrival; no data, no reuse wait */
     else if (a->local_copy)
         err = nc_copy_local(s, a->lsrc, a->lscount, a->lsdt, a->ldst, a->ldcount, a->lddt);
     *req = r;

@@ -49,11 +49,9 @@ static void describe_flag(void *arg, char *buf, size_t len)
  * flag. */
 static void wait_slow(nc_state_t *s, _Atomic uint64_t *w, uint64_t v, const char *flag, int rank)
 {
-    for (int i = 0; i < 64; i++) {
+    for (int i = 0; i < 256; i++)  /* no pause: it would add its own latency to the flag's */
         if (atomic_load_explicit(w, memory_order_acquire) >= v)
             return;
-        __builtin_ia32_pause();
-    }
     flag_wait_t f = {s, w, v, flag, rank};
     dmpi_progress_until_described(flag_reached, &f, describe_flag);
 }
@@ -100,7 +98,7 @@ static void mismatch(nc_state_t *s, int r, uint64_t expected, uint64_t got)
 
 nc_post_t *nc_wait_post(nc_state_t *s, int r, uint64_t t, size_t bytes)
 {
-    nc_post_t *p = &nc_rank(s, r)->post[t & 1];
+    nc_post_t *p = nc_post(s, r, t);
     nc_wait_ge(s, &p->seq, t, "data", r);
     if (DMPI_UNLIKELY(p->bytes != nc_sig(s, bytes)))
         mismatch(s, r, nc_sig(s, bytes), p->bytes);
@@ -122,15 +120,26 @@ static void describe_own(void *arg, char *buf, size_t len)
              w->s->call ? w->s->call : "a collective", (unsigned long long)w->s->open_lo);
 }
 
-nc_post_t *nc_post_begin(nc_state_t *s, uint64_t t)
+/* Waits until phase `before` is read by all: every rank's done, and this
+ * rank's own open operations. */
+static void reads_done(nc_state_t *s, uint64_t before)
 {
-    uint64_t before = t >= 2 ? t - 2 : 0;
-    nc_wait_done_all(s, before);     /* the readers of phase t - 2 are through, */
-    if (DMPI_UNLIKELY(s->open_lo <= before)) {   /* this rank's own ones too */
+    nc_wait_done_all(s, before);
+    if (DMPI_UNLIKELY(s->open_lo <= before)) {
         nc_own_wait_t w = {s, before};
         dmpi_progress_until_described(own_reads_done, &w, describe_own);
     }
-    return &nc_rank(s, s->me)->post[t & 1];
+}
+
+nc_post_t *nc_post_begin(nc_state_t *s, uint64_t t)
+{
+    reads_done(s, t >= NC_DEPTH ? t - NC_DEPTH : 0);
+    return nc_post(s, s->me, t);
+}
+
+void nc_slot_begin(nc_state_t *s, uint64_t t)
+{
+    reads_done(s, t >= 2 ? t - 2 : 0);
 }
 
 int nc_expose(nc_state_t *s, uint64_t t, int mode, const void *buf, size_t count, dmpi_dtype_t *dt, size_t bytes)
@@ -140,6 +149,7 @@ int nc_expose(nc_state_t *s, uint64_t t, int mode, const void *buf, size_t count
     if (bytes && mode == NC_INL) {
         dmpi_dtype_pack(dt, count, buf, p->data);
     } else if (bytes && mode == NC_SLOT) {
+        nc_slot_begin(s, t);
         dmpi_dtype_pack(dt, count, buf, nc_slot(s, s->me, t));
     } else if (bytes && mode == NC_CMA) {
         if (dt->contig) {
@@ -181,7 +191,7 @@ int nc_pull(nc_state_t *s, int r, uint64_t t, int mode, size_t first, size_t n, 
 {
     if (n == 0)
         return MPI_SUCCESS;
-    nc_post_t *p = &nc_rank(s, r)->post[t & 1];
+    nc_post_t *p = nc_post(s, r, t);
     if (mode == NC_INL) {
         copy_out((const char *)p->data + first, n, base, dt, dfirst);
         return MPI_SUCCESS;

@@ -32,7 +32,7 @@ typedef struct red {
  * inline data or slot, or this rank's own buffer exposed by address. */
 static const char *direct(const red_t *x, int r, size_t first)
 {
-    nc_post_t *p = &nc_rank(x->s, r)->post[x->t & 1];
+    nc_post_t *p = nc_post(x->s, r, x->t);
     if (x->mode == NC_INL)
         return (const char *)p->data + first;
     if (x->mode == NC_SLOT)
