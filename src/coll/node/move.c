@@ -20,7 +20,9 @@ int nc_copy_local(nc_state_t *s, const void *src, size_t scount, dmpi_dtype_t *s
     n = n < dn ? n : dn;
     if (n == 0)
         return MPI_SUCCESS;
-    if (sdt->contig) {
+    if (sdt->contig && ddt->contig) {
+        dmpi_copy((char *)dst + ddt->true_lb, (const char *)src + sdt->true_lb, n);
+    } else if (sdt->contig) {
         dmpi_dtype_unpack_range(ddt, dst, 0, n, (const char *)src + sdt->true_lb);
     } else if (ddt->contig) {
         dmpi_dtype_pack_range(sdt, src, 0, n, (char *)dst + ddt->true_lb);

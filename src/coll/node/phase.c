@@ -102,6 +102,10 @@ nc_post_t *nc_wait_post(nc_state_t *s, int r, uint64_t t, size_t bytes)
     nc_wait_ge(s, &p->seq, t, "data", r);
     if (DMPI_UNLIKELY(p->bytes != nc_sig(s, bytes)))
         mismatch(s, r, nc_sig(s, bytes), p->bytes);
+    /* A rank that sends many times in a row is ahead: its next post is
+     * likely written already, and fetching it now overlaps the miss with
+     * this call's work. */
+    __builtin_prefetch(nc_post(s, r, t + 1));
     return p;
 }
 
@@ -146,7 +150,9 @@ int nc_expose(nc_state_t *s, uint64_t t, int mode, const void *buf, size_t count
 {
     nc_post_t *p = nc_post_begin(s, t);
     p->bytes = nc_sig(s, bytes);
-    if (bytes && mode == NC_INL) {
+    if (bytes && mode == NC_INL && dt->contig) {
+        dmpi_copy(p->data, (const char *)buf + dt->true_lb, bytes);
+    } else if (bytes && mode == NC_INL) {
         dmpi_dtype_pack(dt, count, buf, p->data);
     } else if (bytes && mode == NC_SLOT) {
         nc_slot_begin(s, t);
@@ -171,9 +177,9 @@ int nc_expose(nc_state_t *s, uint64_t t, int mode, const void *buf, size_t count
 static void copy_out(const char *src, size_t n, void *base, dmpi_dtype_t *dt, size_t dfirst)
 {
     if (!dt)
-        memcpy((char *)base + dfirst, src, n);
+        dmpi_copy((char *)base + dfirst, src, n);
     else if (dt->contig)
-        memcpy((char *)base + dt->true_lb + dfirst, src, n);
+        dmpi_copy((char *)base + dt->true_lb + dfirst, src, n);
     else
         dmpi_dtype_unpack_range(dt, base, dfirst, n, src);
 }

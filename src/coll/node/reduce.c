@@ -47,9 +47,26 @@ static inline const void *typed(const red_t *x, const char *p) { return p - x->d
  * [first, first + n) of the exposures of ranks r[], each posted in phase
  * x->t. In place with the vector read by address, this rank's own bytes
  * are out itself: they are set aside before out is overwritten. */
+/* Within the copy limit every exposure is readable in place: no chunks,
+ * no copies but the first. */
+static int reduce_direct(red_t *x, const int *r, int k, size_t first, size_t n, char *out)
+{
+    nc_state_t *s = x->s;
+    nc_wait_post(s, r[k - 1], x->t, x->total);
+    dmpi_copy(out, direct(x, r[k - 1], first), n);
+    int err = MPI_SUCCESS;
+    for (int i = k - 2; i >= 0 && err == MPI_SUCCESS; i--) {
+        nc_wait_post(s, r[i], x->t, x->total);
+        err = dmpi_op_apply(x->op, typed(x, direct(x, r[i], first)), (void *)typed(x, out), n / x->dt->size, x->dt);
+    }
+    return err;
+}
+
 static int reduce_ranks(red_t *x, const int *r, int k, size_t first, size_t n, char *out)
 {
     nc_state_t *s = x->s;
+    if (x->mode != NC_CMA)
+        return reduce_direct(x, r, k, first, n, out);
     size_t esize = x->dt->size, step = dmpi_params.coll_node_chunk / esize * esize;
     if (step == 0)
         step = esize;
