@@ -49,7 +49,10 @@ static void describe_flag(void *arg, char *buf, size_t len)
  * flag. */
 static void wait_slow(nc_state_t *s, _Atomic uint64_t *w, uint64_t v, const char *flag, int rank)
 {
-    for (int i = 0; i < 256; i++)  /* no pause: it would add its own latency to the flag's */
+    /* No pause: it would add its own latency to the flag's. Oversubscribed,
+     * the rank we wait for may need this core: only a few polls. */
+    int spins = dmpi_world.oversubscribed ? 16 : 256;
+    for (int i = 0; i < spins; i++)
         if (atomic_load_explicit(w, memory_order_acquire) >= v)
             return;
     flag_wait_t f = {s, w, v, flag, rank};
