@@ -1,7 +1,8 @@
 /* The per-receiver shared-memory queue (tport/shm/ring.h; format at the top
  * of tport/shm/shm_wire.h), tested in ordinary memory without a segment:
- *   1. boundaries: every cell usable (no spare cell), the largest message, a
- *      message ending exactly at the end, a WRAP marker and its room, and
+ *   1. boundaries: every cell but a lap's last (a WRAP's) usable, the largest
+ *      message, a message ending exactly at the end (moved behind a WRAP), a
+ *      WRAP marker and its room, and
  *      that a piece of half a queue (shm.c's cap) fits an empty queue at any
  *      position;
  *   2. stale words: a header of the previous lap, payload bytes and cells
@@ -39,6 +40,8 @@ static const unsigned char *payload_of(uint64_t seq, int hostile)
     return hostile ? hostile_buf + seq % 128 : pattern + seq % 251;
 }
 
+#define TEST_SRC 7               /* the sender's rank in single-producer tests */
+
 typedef struct ring {
     char *mem;                   /* control lines, then the cells */
     uint64_t size;
@@ -59,8 +62,8 @@ static void ring_init(ring_t *g, uint64_t size, int hostile)
     memset(g->mem + sizeof(shm_queue_ctl_t), hostile ? SHM_TAG_ODD : 0, size);
     g->size = size;
     shm_queue_ctl_t *q = (shm_queue_ctl_t *)g->mem;
-    g->tx = (shm_tx_t){(char *)(q + 1), q, size, 0, 0, 7};
-    g->rx = (shm_rx_t){(char *)(q + 1), q, size, 0};
+    g->tx = shm_tx_make(q, size, TEST_SRC);
+    g->rx = shm_rx_make(q, size);
 }
 
 static void ring_free(ring_t *g) { free(g->mem); }
@@ -75,7 +78,14 @@ static uint64_t head_of(ring_t *g) { return atomic_load(&g->tx.ctl->head); }
 /* The word a message published at absolute position pos carries. */
 static uint64_t word_for(ring_t *g, uint64_t pos, unsigned kind, unsigned flags, uint32_t n)
 {
-    return shm_word(kind, shm_lap_tag(pos, g->size), flags, g->tx.src, n);
+    return shm_word(kind, shm_lap_tag(pos, g->size), flags, TEST_SRC, n);
+}
+
+/* The word at the tail if it is a header of this lap, else 0. */
+static uint64_t peek(shm_rx_t *r, shm_hdr_t **h)
+{
+    uint64_t w;
+    return shm_rx_peek(r, h, &w) ? w : 0;
 }
 
 /* Consumes one message the way poll_queue does: 0 if the queue is empty,
@@ -83,8 +93,8 @@ static uint64_t word_for(ring_t *g, uint64_t pos, unsigned kind, unsigned flags,
 static uint64_t consume_one(ring_t *g, shm_hdr_t **h)
 {
     uint64_t w;
-    while ((w = shm_rx_peek(&g->rx, h)) != 0 && shm_word_kind(w) == SHM_WRAP)
-        shm_rx_release(&g->rx, shm_rx_wrap_bytes(&g->rx));
+    while ((w = peek(&g->rx, h)) != 0 && shm_word_kind(w) == SHM_WRAP)
+        shm_rx_wrap(&g->rx);
     if (w)
         shm_rx_release(&g->rx, shm_cells_bytes(shm_word_bytes(w)));
     return w;
@@ -106,34 +116,38 @@ static bool put(ring_t *g, uint32_t n, unsigned kind, uint64_t cookie) { return 
 
 /* ---- 1. boundaries ------------------------------------------------------ */
 
-static void test_every_cell_usable(uint64_t size)
+/* One-cell messages: every cell but the last of the lap, which only ever
+ * holds a WRAP marker (a message never ends exactly at the end). */
+static void test_fill(uint64_t size)
 {
     ring_t g;
     ring_init(&g, size, 0);
-    uint64_t n = 0;
+    uint64_t n = 0, cells = size / SHM_CELL;
     shm_hdr_t *h;
-    while (n <= size / SHM_CELL && put(&g, 24, SHM_EAGER, n))
+    while (n <= cells && put(&g, 24, SHM_EAGER, n))
         n++;
-    CHECK(n == size / SHM_CELL, "queue %llu: %llu one-cell messages fit, want %llu", (unsigned long long)size,
-          (unsigned long long)n, (unsigned long long)(size / SHM_CELL));
+    CHECK(n == cells - 1, "queue %llu: %llu one-cell messages fit, want %llu", (unsigned long long)size,
+          (unsigned long long)n, (unsigned long long)(cells - 1));
     CHECK(shm_tx_reserve(&g.tx, 0) == NULL, "a full queue still takes an empty message");
     uint64_t w = consume_one(&g, &h);
     CHECK(w == word_for(&g, 0, SHM_EAGER, 0, 24) && h->cookie == 0, "first message back: word %#llx",
           (unsigned long long)w);
-    CHECK(put(&g, 24, SHM_EAGER, n), "no room after one message was consumed");
+    CHECK(put(&g, 24, SHM_EAGER, n), "no room after one message was consumed");   /* behind a WRAP */
     n++;
+    CHECK(word_at(&g, size - SHM_CELL) == word_for(&g, size - SHM_CELL, SHM_WRAP, 0, 0), "no WRAP in the last cell");
     CHECK(shm_tx_reserve(&g.tx, 0) == NULL, "room for two after one message was consumed");
     uint64_t got = 1, bad = 0;
     while (got <= n && (w = consume_one(&g, &h)) != 0) {
-        if (w != word_for(&g, (got * SHM_CELL), SHM_EAGER, 0, 24) || h->cookie != got)
+        uint64_t at = got < cells - 1 ? got * SHM_CELL : size;
+        if (w != word_for(&g, at, SHM_EAGER, 0, 24) || h->cookie != got)
             NOTE(bad, "message %llu: word %#llx cookie %llu", (unsigned long long)got, (unsigned long long)w,
                  (unsigned long long)h->cookie);
         got++;
     }
     CHECK(bad == 0 && got == n, "drained %llu of %llu messages, %llu wrong", (unsigned long long)got,
           (unsigned long long)n, (unsigned long long)bad);
-    CHECK(atomic_load(&g.rx.ctl->consumed) == g.rx.tail && g.rx.tail == head_of(&g), "after draining: tail %llu, head %llu",
-          (unsigned long long)g.rx.tail, (unsigned long long)head_of(&g));
+    CHECK(atomic_load(&g.rx.ctl->consumed) == g.rx.tail && g.rx.tail == head_of(&g),
+          "after draining: tail %llu, head %llu", (unsigned long long)g.rx.tail, (unsigned long long)head_of(&g));
     ring_free(&g);
 }
 
@@ -141,9 +155,10 @@ static void test_largest_message(uint64_t size)
 {
     ring_t g;
     ring_init(&g, size, 0);
-    uint32_t most = (uint32_t)(size - SHM_HDR_BYTES);
+    uint32_t most = (uint32_t)(size - SHM_CELL - SHM_HDR_BYTES);    /* all cells but the lap's last */
     CHECK(shm_tx_reserve(&g.tx, most + 1) == NULL, "queue %llu: %u bytes fit an empty queue", (unsigned long long)size,
           most + 1);
+    CHECK(head_of(&g) == 0, "a claim that cannot fit moved the head");
     shm_hdr_t *h = shm_tx_reserve(&g.tx, most);
     CHECK(h == (shm_hdr_t *)g.tx.cells, "the largest message (%u bytes) does not fit an empty queue", most);
     if (!h) {
@@ -161,7 +176,7 @@ static void test_largest_message(uint64_t size)
         bad += ((unsigned char *)r)[SHM_HDR_BYTES + i] != (unsigned char)(i * 13 + 1);
     CHECK(w == word_for(&g, 0, SHM_EAGER_CONT, 3, most) && r == h && bad == 0,
           "largest message back: word %#llx, %u bad bytes", (unsigned long long)w, bad);
-    CHECK(shm_rx_peek(&g.rx, &r) == 0, "queue not empty after the largest message");
+    CHECK(peek(&g.rx, &r) == 0, "queue not empty after the largest message");
     ring_free(&g);
 }
 
@@ -172,24 +187,42 @@ static void test_end_and_wrap(uint64_t size)
     shm_hdr_t *h, *r;
     uint32_t n0 = (uint32_t)(size - 2 * SHM_CELL - SHM_HDR_BYTES);   /* moves the queue to size - 128 */
     CHECK(put(&g, n0, SHM_EAGER, 1) && consume_one(&g, &r) == word_for(&g, 0, SHM_EAGER, 0, n0), "setup message");
-    /* A two-cell message (payload 88) ends exactly at the end: no WRAP. */
-    h = shm_tx_reserve(&g.tx, 88);
-    CHECK(h == shm_cell(g.tx.cells, size, size - 2 * SHM_CELL), "message ending at the end was moved");
+    /* A one-cell message at size - 128 ends before the end: it stays. */
+    h = shm_tx_reserve(&g.tx, 24);
+    CHECK(h == shm_cell(g.tx.cells, size, size - 2 * SHM_CELL), "a message that fits before the end was moved");
     if (!h) {
         ring_free(&g);
         return;
     }
     h->cookie = 77;
-    shm_tx_publish(&g.tx, h, SHM_RTS, 1, 88);
-    CHECK(head_of(&g) == size, "head after a message ending at the end: %llu", (unsigned long long)head_of(&g));
-    uint64_t w = shm_rx_peek(&g.rx, &r);
-    CHECK(w == word_for(&g, size - 2 * SHM_CELL, SHM_RTS, 1, 88) && r == h && r->cookie == 77,
-          "message ending at the end: word %#llx", (unsigned long long)w);
-    shm_rx_release(&g.rx, shm_cells_bytes(88));
-    CHECK(shm_rx_peek(&g.rx, &r) == 0 && r == (shm_hdr_t *)g.rx.cells, "queue not empty at the start of lap 1");
+    shm_tx_publish(&g.tx, h, SHM_RTS, 1, 24);
+    CHECK(consume_one(&g, &r) == word_for(&g, size - 2 * SHM_CELL, SHM_RTS, 1, 24) && r == h && r->cookie == 77,
+          "message before the end back");
+    /* At size - 64 one would end exactly at the end: moved behind a WRAP. */
+    h = shm_tx_reserve(&g.tx, 24);
+    CHECK(h == (shm_hdr_t *)g.tx.cells, "a message ending exactly at the end was not moved to the next lap");
+    if (!h) {
+        ring_free(&g);
+        return;
+    }
+    CHECK(word_at(&g, size - SHM_CELL) == word_for(&g, size - SHM_CELL, SHM_WRAP, 0, 0), "no WRAP marker: %#llx",
+          (unsigned long long)word_at(&g, size - SHM_CELL));
+    h->cookie = 78;
+    shm_tx_publish(&g.tx, h, SHM_CTS, 0, 24);
+    CHECK(head_of(&g) == size + SHM_CELL, "head after the wrap: %llu", (unsigned long long)head_of(&g));
+    uint64_t w = peek(&g.rx, &r);
+    CHECK(shm_word_kind(w) == SHM_WRAP, "consumer does not see the WRAP marker: %#llx", (unsigned long long)w);
+    shm_rx_wrap(&g.rx);
+    w = peek(&g.rx, &r);
+    CHECK(w == word_for(&g, size, SHM_CTS, 0, 24) && r->cookie == 78, "message after the wrap: word %#llx",
+          (unsigned long long)w);
+    shm_rx_release(&g.rx, shm_cells_bytes(24));
+    CHECK(peek(&g.rx, &r) == 0, "queue not empty after the wrapped message");
 
-    /* Again to size - 128 (lap 1), then three cells: a WRAP takes the last two. */
-    CHECK(put(&g, n0, SHM_EAGER, 2) && consume_one(&g, &r) == word_for(&g, size, SHM_EAGER, 0, n0), "second setup");
+    /* Lap 1 to size - 128, then three cells: a WRAP of lap 1 takes the last two. */
+    CHECK(put(&g, n0 - SHM_CELL, SHM_EAGER, 2) && consume_one(&g, &r) == word_for(&g, size + SHM_CELL, SHM_EAGER, 0,
+                                                                                n0 - SHM_CELL),
+          "second setup");
     h = shm_tx_reserve(&g.tx, 152);
     CHECK(h == (shm_hdr_t *)g.tx.cells, "a message that does not fit before the end is not at cell 0");
     if (!h) {
@@ -198,17 +231,10 @@ static void test_end_and_wrap(uint64_t size)
     }
     CHECK(word_at(&g, size - 2 * SHM_CELL) == word_for(&g, 2 * size - 2 * SHM_CELL, SHM_WRAP, 0, 0),
           "no WRAP marker of lap 1: %#llx", (unsigned long long)word_at(&g, size - 2 * SHM_CELL));
-    h->cookie = 78;
-    shm_tx_publish(&g.tx, h, SHM_CTS, 0, 152);
-    CHECK(head_of(&g) == 2 * size + 3 * SHM_CELL, "head after the wrap: %llu", (unsigned long long)head_of(&g));
-    w = shm_rx_peek(&g.rx, &r);
-    CHECK(shm_word_kind(w) == SHM_WRAP, "consumer does not see the WRAP marker: %#llx", (unsigned long long)w);
-    shm_rx_release(&g.rx, shm_rx_wrap_bytes(&g.rx));
-    w = shm_rx_peek(&g.rx, &r);
-    CHECK(w == word_for(&g, 2 * size, SHM_CTS, 0, 152) && r->cookie == 78, "message after the wrap: word %#llx",
-          (unsigned long long)w);
-    shm_rx_release(&g.rx, shm_cells_bytes(152));
-    CHECK(shm_rx_peek(&g.rx, &r) == 0, "queue not empty after the wrapped message");
+    h->cookie = 79;
+    shm_tx_publish(&g.tx, h, SHM_DATA, 0, 152);
+    CHECK(consume_one(&g, &r) == word_for(&g, 2 * size, SHM_DATA, 0, 152) && r->cookie == 79, "lap 2 message back");
+    CHECK(peek(&g.rx, &r) == 0 && g.rx.tail == 2 * size + 3 * SHM_CELL, "queue not empty after the lap-2 message");
 
     /* A WRAP needs room too: skip + cells must fit behind the consumer. */
     ring_free(&g);
@@ -247,6 +273,16 @@ static void test_half_always_fits(uint64_t size)
 
 /* ---- 2. stale words ------------------------------------------------------ */
 
+/* Moves the queue (empty) to absolute position `to` with one message. */
+static void move_to(ring_t *g, uint64_t to)
+{
+    shm_hdr_t *r;
+    uint64_t at = head_of(g);
+    CHECK(to - at >= SHM_CELL && put(g, (uint32_t)(to - at - SHM_HDR_BYTES), SHM_EAGER, 0) && consume_one(g, &r) &&
+              head_of(g) == to && g->rx.tail == to,
+          "cannot move the queue from %llu to %llu", (unsigned long long)at, (unsigned long long)to);
+}
+
 /* Nothing is zeroed ahead of the sender: what lies where the next message
  * will start is the previous lap's. */
 static void test_stale_words(uint64_t size)
@@ -254,48 +290,52 @@ static void test_stale_words(uint64_t size)
     ring_t g;
     ring_init(&g, size, 0);
     shm_hdr_t *r;
-    uint64_t cells = size / SHM_CELL;
-    /* Lap 0: one-cell messages everywhere; then lap 1 starts over them. */
+    uint64_t cells = size / SHM_CELL, bad = 0;
+    /* Lap 0: one-cell messages everywhere, the last behind a WRAP; lap 1
+     * then starts over lap 0's headers. */
     for (uint64_t i = 0; i < cells; i++)
         CHECK(put(&g, 8, SHM_EAGER, i) && consume_one(&g, &r) != 0, "lap 0, message %llu", (unsigned long long)i);
-    CHECK(word_at(&g, 0) == word_for(&g, 0, SHM_EAGER, 0, 8), "the sender changed the previous message's header");
-    CHECK(shm_rx_peek(&g.rx, &r) == 0, "lap 1 reads lap 0's header as a message");
+    CHECK(g.rx.tail == size + SHM_CELL, "lap 0 ended at %llu", (unsigned long long)g.rx.tail);
+    CHECK(word_at(&g, SHM_CELL) == word_for(&g, SHM_CELL, SHM_EAGER, 0, 8), "lap 0's header was changed");
+    CHECK(peek(&g.rx, &r) == 0, "lap 1 reads lap 0's header as a message");
 
-    /* Lap 1: one message over the whole queue whose payload puts lap 0's
-     * and lap 2's tag (the same) into the first word of every cell. */
-    uint32_t most = (uint32_t)(size - SHM_HDR_BYTES);
-    unsigned char *evil = malloc(most);
-    memset(evil, SHM_TAG_EVEN, most);
-    CHECK(put_fill(&g, most, SHM_EAGER, 1, evil), "lap 1: the whole queue");
-    uint64_t bad = 0;
-    for (uint64_t c = 1; c < cells; c++)
+    /* Lap 1: a message over cells 1 .. last - 1 whose payload puts lap 0's and
+     * lap 2's tag into the first word of every cell. */
+    uint32_t n = (uint32_t)(size - 2 * SHM_CELL - SHM_HDR_BYTES);
+    unsigned char *evil = malloc(n);
+    memset(evil, SHM_TAG_EVEN, n);
+    CHECK(put_fill(&g, n, SHM_EAGER, 1, evil), "lap 1: the big message");
+    for (uint64_t c = 2; c < cells - 1; c++)
         if (shm_word_tag(word_at(&g, c * SHM_CELL)) != SHM_TAG_EVEN)
             NOTE(bad, "cell %llu does not look like a lap-2 header before the release", (unsigned long long)c);
-    CHECK(consume_one(&g, &r) == word_for(&g, size, SHM_EAGER, 0, most), "lap 1: the whole queue back");
-    for (uint64_t c = 1; c < cells; c++)
+    CHECK(consume_one(&g, &r) == word_for(&g, size + SHM_CELL, SHM_EAGER, 0, n), "lap 1: the big message back");
+    for (uint64_t c = 2; c < cells - 1; c++)
         if (word_at(&g, c * SHM_CELL) != 0)
             NOTE(bad, "cell %llu: the release left %#llx", (unsigned long long)c,
                  (unsigned long long)word_at(&g, c * SHM_CELL));
     CHECK(bad == 0, "%llu payload words carrying the next lap's tag survived the release", (unsigned long long)bad);
 
-    /* Lap 2: every position read as empty before anything is published there. */
-    for (uint64_t c = 0; c < cells && bad == 0; c++) {
-        g.rx.tail = 2 * size + c * SHM_CELL;
-        if (shm_rx_peek(&g.rx, &r) != 0)
+    /* Lap 2, before anything is published there: every cell lap 1 has passed reads as empty. */
+    shm_rx_t lap2 = g.rx;
+    lap2.tag ^= SHM_W_TAG_FLIP;
+    for (uint64_t c = 0; c < cells - 1; c++) {
+        lap2.tail = 2 * size + c * SHM_CELL;
+        if (peek(&lap2, &r) != 0)
             NOTE(bad, "lap 2 position %llu reads a message", (unsigned long long)c);
     }
-    g.rx.tail = 2 * size;
     CHECK(bad == 0, "%llu stale words read as lap-2 headers", (unsigned long long)bad);
 
-    /* Cells a WRAP skips: a lap-2 header there must be gone by lap 4. */
-    uint32_t n0 = (uint32_t)(size - 4 * SHM_CELL - SHM_HDR_BYTES);   /* to size - 256 */
-    CHECK(put(&g, n0, SHM_EAGER, 2) && consume_one(&g, &r), "lap 2 setup");
-    for (int i = 0; i < 4; i++)                                         /* lap 2 headers in the last 4 cells */
-        CHECK(put(&g, 8, SHM_EAGER, 3) && consume_one(&g, &r), "lap 2 tail message");
-    CHECK(put(&g, n0, SHM_EAGER, 4) && consume_one(&g, &r), "lap 3 setup");   /* lap 3 at size - 256 */
-    CHECK(put(&g, 5 * SHM_CELL - SHM_HDR_BYTES, SHM_EAGER, 5), "lap 3: a message that wraps");
-    CHECK(consume_one(&g, &r) != 0, "lap 3: the wrapped message back");
-    for (uint64_t c = cells - 3; c < cells; c++)
+    /* Cells a WRAP skips: lap-2 headers in the last cells must be gone by lap 4. */
+    CHECK(put(&g, 8, SHM_EAGER, 2) && consume_one(&g, &r), "to lap 2");
+    move_to(&g, 3 * size - 5 * SHM_CELL);
+    for (int i = 0; i < 4; i++)
+        CHECK(put(&g, 8, SHM_EAGER, 3) && consume_one(&g, &r), "lap 2 header near the end");
+    CHECK(put(&g, 8, SHM_EAGER, 4) && consume_one(&g, &r) && g.rx.tail == 3 * size + SHM_CELL, "to lap 3");
+    move_to(&g, 4 * size - 5 * SHM_CELL);
+    CHECK(put(&g, 6 * SHM_CELL - SHM_HDR_BYTES, SHM_EAGER, 5) && consume_one(&g, &r) &&
+              g.rx.tail == 4 * size + 6 * SHM_CELL,
+          "lap 3: a message that wraps");
+    for (uint64_t c = cells - 4; c < cells; c++)
         CHECK(word_at(&g, c * SHM_CELL) == 0, "cell %llu skipped by the WRAP still holds %#llx",
               (unsigned long long)c, (unsigned long long)word_at(&g, c * SHM_CELL));
     free(evil);
@@ -372,7 +412,7 @@ static void test_single_thread(uint64_t size, int hostile, uint64_t nmsg, uint64
             uint32_t n = pick_size(&rng, size);
             uint64_t need = shm_cells_bytes(n);
             uint64_t pos = mhead & (size - 1);
-            uint64_t skip = pos + need > size ? size - pos : 0;
+            uint64_t skip = pos + need >= size ? size - pos : 0;
             bool fits = mhead + skip + need <= mtail + size;
             bool check_untouched = !fits && fulls % 64 == 0;
             if (check_untouched)
@@ -416,7 +456,7 @@ static void test_single_thread(uint64_t size, int hostile, uint64_t nmsg, uint64
         }
 
         shm_hdr_t *h;
-        uint64_t w = shm_rx_peek(&g.rx, &h);
+        uint64_t w = peek(&g.rx, &h);
         if (qh == qt) {
             if (w != 0)
                 NOTE(bad_empty, "empty queue at %llu reads word %#llx", (unsigned long long)mtail,
@@ -431,7 +471,7 @@ static void test_single_thread(uint64_t size, int hostile, uint64_t nmsg, uint64
                 desync = true;
                 break;
             }
-            shm_rx_release(&g.rx, shm_rx_wrap_bytes(&g.rx));
+            shm_rx_wrap(&g.rx);
             mtail = e->start;
             e->wrap_at = UINT64_MAX;
             wraps++;
@@ -457,7 +497,7 @@ static void test_single_thread(uint64_t size, int hostile, uint64_t nmsg, uint64
                  (unsigned long long)atomic_load(&g.rx.ctl->consumed), (unsigned long long)mtail);
     }
     shm_hdr_t *h;
-    uint64_t w = shm_rx_peek(&g.rx, &h);
+    uint64_t w = peek(&g.rx, &h);
     const char *mode = hostile ? "hostile payloads" : "patterned payloads";
     CHECK(!desync && consumed == nmsg, "queue %llu, %s: stream broke after %llu of %llu messages",
           (unsigned long long)size, mode, (unsigned long long)consumed, (unsigned long long)nmsg);
@@ -562,8 +602,7 @@ static void *producer(void *arg)
 {
     producer_arg_t *a = arg;
     stream_t *s = a->s;
-    shm_tx_t tx = s->g.tx;
-    tx.src = (uint32_t)a->id;
+    shm_tx_t tx = shm_tx_make(s->g.tx.ctl, s->g.size, (uint32_t)a->id);
     uint64_t rng = 0x1234567 ^ s->nmsg ^ (uint64_t)a->id;
     for (uint64_t seq = 0; seq < s->nmsg; seq++) {
         uint32_t n = stream_size(a->id, seq, s->g.size);
@@ -615,7 +654,7 @@ static void *consumer(void *arg)
     uint64_t rng = 0x7654321 ^ s->nmsg, next[MAX_PRODUCERS] = {0}, left = s->nmsg * (uint64_t)s->nprod, spins = 0;
     while (left) {
         shm_hdr_t *h;
-        uint64_t w = shm_rx_peek(&s->g.rx, &h);
+        uint64_t w = peek(&s->g.rx, &h);
         if (w == 0) {
             s->empty_polls++;
             if (!keep_waiting(s, ++spins))
@@ -624,7 +663,7 @@ static void *consumer(void *arg)
         }
         spins = 0;
         if (shm_word_kind(w) == SHM_WRAP) {
-            shm_rx_release(&s->g.rx, shm_rx_wrap_bytes(&s->g.rx));
+            shm_rx_wrap(&s->g.rx);
             s->wraps++;
             continue;
         }
@@ -661,7 +700,7 @@ static void test_stream(uint64_t size, int nprod, uint64_t nmsg, int hostile)
         pthread_join(tp[i], NULL);
     pthread_join(tc, NULL);
     shm_hdr_t *h;
-    uint64_t w = shm_rx_peek(&s.g.rx, &h), full_waits = 0;
+    uint64_t w = peek(&s.g.rx, &h), full_waits = 0;
     for (int i = 0; i < nprod; i++)
         full_waits += s.full_waits[i];
     const char *mode = hostile ? "hostile payloads" : "sequenced payloads";
@@ -685,7 +724,7 @@ int main(int argc, char **argv)
 {
     uint64_t nstream = argc > 1 ? strtoull(argv[1], NULL, 10) : 1000000;
     bool streams_only = argc > 2 && strcmp(argv[2], "--streams") == 0;
-    unit_watchdog(120);
+    unit_watchdog(60);
     for (size_t i = 0; i < PATTERN_LEN; i++)
         pattern[i] = (unsigned char)(i * 7 + (i >> 8) * 13 + 1);
     for (size_t i = 0; i < sizeof hostile_buf; i++)
@@ -694,7 +733,7 @@ int main(int argc, char **argv)
     static const uint64_t sizes[] = {4096, 8192, 65536};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0] && !streams_only; i++) {
         unit_phase = "boundaries";
-        test_every_cell_usable(sizes[i]);
+        test_fill(sizes[i]);
         test_largest_message(sizes[i]);
         test_end_and_wrap(sizes[i]);
         test_half_always_fits(sizes[i]);

@@ -32,7 +32,7 @@ static struct {
     shm_queue_ctl_t ctl;
     char cells[SHM_CELL];
 } no_queue;
-#define NO_QUEUE {no_queue.cells, &no_queue.ctl, SHM_CELL, 0}
+#define NO_QUEUE {no_queue.cells, &no_queue.ctl, SHM_CELL, 0, (uint64_t)SHM_TAG_EVEN << 8}
 
 static struct {
     shm_rx_t rx;                 /* our inbound queue, shared by every local sender */
@@ -545,7 +545,7 @@ static void rx_one(shm_peer_t *p, shm_hdr_t *h, uint64_t w)
 static shm_peer_t *sender_of(uint64_t w)
 {
     uint32_t src = shm_word_src(w);
-    if (DMPI_UNLIKELY(src >= (uint32_t)S.nlocal || (int)src == S.me))
+    if (DMPI_UNLIKELY(src >= (uint32_t)S.nlocal))
         dmpi_fatal("corrupt shared-memory message (word %#llx): no local rank %u sends to us",
                    (unsigned long long)w, src);
     return &peers[src];
@@ -558,9 +558,9 @@ static int poll_queue(void)
     int did = 0;
     shm_hdr_t *h;
     uint64_t w;
-    while ((w = shm_rx_peek(&S.rx, &h)) != 0) {
+    while (shm_rx_peek(&S.rx, &h, &w)) {
         if (shm_word_kind(w) == SHM_WRAP) {
-            shm_rx_release(&S.rx, shm_rx_wrap_bytes(&S.rx));
+            shm_rx_wrap(&S.rx);
             continue;
         }
         rx_one(sender_of(w), h, w);
@@ -609,7 +609,7 @@ static void setup_peer(int i)
 {
     shm_peer_t *p = &peers[i];
     shm_queue_ctl_t *q = queue_of(i);
-    p->tx = (shm_tx_t){(char *)(q + 1), q, S.queue_size, 0, 0, (uint32_t)S.me};
+    p->tx = shm_tx_make(q, S.queue_size, (uint32_t)S.me);
     p->world = dmpi_node_peers[i].world;
 }
 
@@ -658,8 +658,7 @@ static int shm_init(void)
     }
     if (!(peers = calloc((size_t)S.nlocal, sizeof *peers)))
         return -1;
-    shm_queue_ctl_t *mine = queue_of(S.me);
-    S.rx = (shm_rx_t){(char *)(mine + 1), mine, S.queue_size, 0};
+    S.rx = shm_rx_make(queue_of(S.me), S.queue_size);
     for (int i = 0; i < S.nlocal; i++)
         if (i != S.me) {
             setup_peer(i);

@@ -1,6 +1,6 @@
 /* Shared-memory transport between ranks of one node: one inbound queue per
- * rank in the node segment, and single copy (node/cma.h) for large messages. Nothing
- * outside tport/shm/ names it; it is reached through dmpi_tport_shm. */
+ * rank in the node segment, and single copy (node/cma.h) for large messages.
+ * Nothing outside tport/shm/ names it; it is reached through dmpi_tport_shm. */
 #ifndef DMPI_SHM_H
 #define DMPI_SHM_H
 
@@ -18,7 +18,9 @@ typedef struct shm_peer {
     struct dmpi_msg *cont_msg;          /* ... into a receive or a message buffer */
     size_t cont_off, cont_len;
     int world;
+    char pad[128 - sizeof(shm_tx_t) - 8 * sizeof(void *) - sizeof(int)];
 } shm_peer_t;
+static_assert(sizeof(shm_peer_t) == 128, "a power of two: finding a sender's entry is a shift");
 
 /* The transport's state in a request (dmpi_request_t.tport_priv). */
 typedef struct shm_req {

@@ -11,6 +11,9 @@
  * queue has many senders) is stored last, with release order: the receiver
  * polls that word at its tail.
  *
+ * A message that would reach the end of the queue starts the next lap,
+ * behind a WRAP marker in the cells left (so a lap always ends in a WRAP).
+ *
  * Nobody zeroes the next cell. A header word carries the tag of its lap
  * (how often the queue has wrapped, odd or even), so a header left from the
  * previous lap is stale. A cell that ends up inside a message's payload or
@@ -77,6 +80,10 @@ static inline uint64_t shm_word(unsigned kind, unsigned tag, unsigned flags, uin
     return (uint64_t)kind | ((uint64_t)tag << 8) | ((uint64_t)flags << 16) | ((uint64_t)src << 24) |
            ((uint64_t)bytes << 40);
 }
+/* The tag's bits in the word, and what turns one lap's tag into the other's. */
+#define SHM_W_TAG ((uint64_t)0xff << 8)
+#define SHM_W_TAG_FLIP ((uint64_t)(SHM_TAG_EVEN ^ SHM_TAG_ODD) << 8)
+static_assert((SHM_TAG_EVEN ^ SHM_TAG_ODD) == 0xff, "the tags differ in every bit: a flip is an xor");
 static inline unsigned shm_word_kind(uint64_t w) { return (unsigned)(w & 0xff); }
 static inline unsigned shm_word_tag(uint64_t w) { return (unsigned)((w >> 8) & 0xff); }
 static inline unsigned shm_word_flags(uint64_t w) { return (unsigned)((w >> 16) & 0xff); }
