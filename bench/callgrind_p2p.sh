@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Instructions per 8-byte MPI_Send + MPI_Recv pair on rank 0, counted by
 # callgrind inside those two calls only (exact and repeatable, unlike time).
-#   bench/callgrind_p2p.sh [build dir] [iterations] [thread level 0..3]
+#   bench/callgrind_p2p.sh [build dir] [iterations] [thread level 0..3] [ranks] [barrier|recv]
+# With more than 2 ranks, ranks 2.. wait (polling) in MPI_Barrier or in an
+# MPI_Recv from rank 0 while ranks 0 and 1 ping-pong: on an oversubscribed
+# machine, e.g. 8 ranks on 2 cores, that shows what the node's size costs.
 # With MPICC/MPIEXEC set, measures another MPI the same way (e.g.
 # MPICC=mpicc.mpich MPIEXEC=mpiexec.mpich).
 set -euo pipefail
@@ -9,6 +12,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-$here/../build}
 n=${2:-1000}
 level=${3:-0}
+np=${4:-2}
+idle=${5:-barrier}
 mpicc=${MPICC:-$build/bin/mpicc}
 mpiexec=${MPIEXEC:-$build/bin/mpiexec}
 tmp=$(mktemp -d)
@@ -32,8 +37,8 @@ chmod +x "$tmp/rank.sh"
 counts=""
 for run in 1 2 3; do
     rm -f "$tmp"/out.*
-    "$mpiexec" "${extra[@]}" -n 2 "$tmp/rank.sh" "$tmp/cg" "$n" "$level"
+    "$mpiexec" "${extra[@]}" -n "$np" "$tmp/rank.sh" "$tmp/cg" "$n" "$level" "$idle"
     counts="$counts $(awk '/^summary:/ {print $2}' "$tmp"/out.*)"
 done
 min=$(for t in $counts; do echo "$t"; done | sort -n | head -1)
-awk -v t="$min" -v n="$n" -v c="$counts" 'BEGIN { printf "%.1f instructions per 8-byte send+receive (rank 0, %d iterations, least of 3 runs:%s)\n", t / n, n, c }'
+awk -v t="$min" -v n="$n" -v np="$np" -v c="$counts" 'BEGIN { printf "%.1f instructions per 8-byte send+receive (rank 0 of %d, %d iterations, least of 3 runs:%s)\n", t / n, np, n, c }'

@@ -29,19 +29,19 @@ typedef struct param {
 static const param_t table[] = {
     /* max: an eager message that arrives before its receive is buffered whole */
     {"EAGER_LIMIT", P_SIZE, "8192", "0", "1G", P(eager_limit),
-     "largest message (bytes) copied through the per-pair ring without waiting for the receiver"},
+     "largest message (bytes) copied through the receiver's queue without waiting for the receiver"},
     {"CMA_MIN", P_SIZE, "8193", SIZE_ANY, P(cma_min),
      "smallest rendezvous message read directly from the sender with process_vm_readv; smaller ones use the pipelined copy"},
     {"CMA_SPLIT_MIN", P_SIZE, "32768", SIZE_ANY, P(cma_split_min),
      "single-copy messages from this size are copied by both ranks at once, half each (0 = never)"},
     {"CMA_BLOCK_MIN", P_SIZE, "1024", SIZE_ANY, P(cma_block_min),
-     "noncontiguous data is read with process_vm_readv only if its blocks average this many bytes; shorter blocks are packed through the ring"},
-    /* max: a node's segment holds n(n-1) rings, and ring pieces are counted in 32 bits */
+     "noncontiguous data is read with process_vm_readv only if its blocks average this many bytes; shorter blocks are packed through the queue"},
+    /* max: a node's segment holds one queue per local rank */
     {"RING_SIZE", P_SIZE, "0", "0", "1G", P(ring_size),
-     "bytes of each per-pair ring, rounded up to a power of two of at least 4 KiB; 0 picks 128 KiB, shrunk for large nodes so the rings stay within 64 MiB"},
-    /* max: a piece is at most half the ring, and the ring at most 1G */
+     "bytes of each rank's inbound shared-memory queue (shared by its local senders), rounded up to a power of two of at least 4 KiB; 0 picks 128 KiB"},
+    /* max: a piece is at most half the queue, and the queue at most 1G */
     {"FRAG_SIZE", P_SIZE, "0", "0", "512M", P(frag_size),
-     "largest piece of one message in the ring (bytes), at most half the ring; 0 means a quarter of the ring"},
+     "largest piece of one message in the queue (bytes), at most half the queue and 8 MiB; 0 means a quarter of the queue"},
     {"SHM_PATH", P_PATH, "auto", NULL, NULL, P(shm_path),
      "auto, or force one path between ranks on a node for all sizes: eager, copy (pipelined rendezvous) or cma"},
     /* min: 0 would yield at the first idle poll; max: 10^9 polls are minutes of spinning already */

@@ -13,7 +13,7 @@ typedef struct dmpi_params {
     size_t cma_min;           /* CMA_MIN: smallest rendezvous message read with one process_vm_readv */
     size_t cma_split_min;     /* CMA_SPLIT_MIN: from this size both ranks copy half each (0 = never) */
     size_t cma_block_min;     /* CMA_BLOCK_MIN: noncontiguous data goes by cma only with blocks this long on average */
-    size_t ring_size;         /* RING_SIZE: bytes of each per-pair ring (0 = sized by node size) */
+    size_t ring_size;         /* RING_SIZE: bytes of each rank's inbound queue (0 = 128 KiB) */
     size_t frag_size;         /* FRAG_SIZE: largest piece of a message in one ring slot */
     int shm_path;             /* SHM_PATH: auto, eager, copy or cma: force one path for every size */
     int spin_count;           /* SPIN_COUNT: polls before yielding the core when oversubscribed */

@@ -1,6 +1,6 @@
-/* Shared-memory protocols: eager through the per-pair ring (in pieces when
- * large), rendezvous with either a single copy by the receiver (cma) or a
- * pipelined copy through the ring, and the control messages they need.
+/* Shared-memory protocols: eager through the receiver's queue (in pieces
+ * when large), rendezvous with either a single copy by the receiver (cma) or
+ * a pipelined copy through the queue, and the control messages they need.
  * Thresholds and their measurements: docs/protocols.md. */
 #include "tport/shm/shm.h"
 #include "node/cma.h"
@@ -26,13 +26,22 @@ struct shm_ctl_item {
 };
 static_assert(SHM_HDR_BYTES + 3 * sizeof(uint64_t) == SHM_CELL, "control messages are one cache line");
 
+/* What we poll while we have no queue (alone on the node, or finalized):
+ * always empty, so that the poll needs no test of its own. */
 static struct {
-    size_t rings_at;             /* offset of the rings in the node segment */
+    shm_queue_ctl_t ctl;
+    char cells[SHM_CELL];
+} no_queue;
+#define NO_QUEUE {no_queue.cells, &no_queue.ctl, SHM_CELL, 0, (uint64_t)SHM_TAG_EVEN << 8}
+
+static struct {
+    shm_rx_t rx;                 /* our inbound queue, shared by every local sender */
+    size_t queues_at;            /* offset of the queues in the node segment */
     int nlocal, me;
-    uint64_t ring_size;
-    uint32_t frag_payload;       /* largest payload of one ring message */
+    uint64_t queue_size;
+    uint32_t frag_payload;       /* largest payload of one queue message */
     int npending;                /* peers with queued sends or control messages */
-} S;
+} S = {.rx = NO_QUEUE};
 
 static inline shm_peer_t *peer_of_world(int world)
 {
@@ -180,7 +189,7 @@ static bool push_data(shm_peer_t *p, dmpi_request_t *s)
     return true;
 }
 
-/* Pushes s as far as the ring allows; true when nothing is left to push. */
+/* Pushes s as far as the queue allows; true when nothing is left to push. */
 static bool push_send(shm_peer_t *p, dmpi_request_t *s)
 {
     switch (shm_req(s)->stage) {
@@ -192,7 +201,7 @@ static bool push_send(shm_peer_t *p, dmpi_request_t *s)
 }
 
 /* A rendezvous send completes once its data is out and the receiver sent
- * every final message (FIN, or a CTS for data to go through the ring). */
+ * every final message (FIN, or a CTS for data to go through the queue). */
 static void maybe_complete_rndv(dmpi_request_t *s)
 {
     if (!s->data_pending && shm_req(s)->finals == 0)
@@ -261,7 +270,7 @@ static void shm_send_rndv(dmpi_request_t *s)
 }
 
 /* The direct mode: a small contiguous message written straight into the
- * peer's ring, with no request. False if it must take the queued path. */
+ * peer's queue, with no request. False if it must take the queued path. */
 static bool shm_send_inline(int local, const dmpi_hdr_t *m, const void *buf, size_t bytes)
 {
     shm_peer_t *p = &peers[local];
@@ -286,14 +295,14 @@ static bool use_cma(shm_peer_t *p, size_t n)
 }
 
 /* A single copy failed (the peer became undumpable, say): this message and
- * the ones after it take the copy path through the ring instead. */
+ * the ones after it take the copy path through the queue instead. */
 static void cma_failed(shm_peer_t *p, int err)
 {
     dmpi_node_cma_failed(local_of(p), err);
 }
 
 /* Reads n bytes of the sender's buffer at addr into r's buffer at off.
- * Returns 0 or the errno (the caller falls back to the ring). */
+ * Returns 0 or the errno (the caller falls back to the queue). */
 static int read_part(shm_peer_t *p, dmpi_request_t *r, size_t off, uint64_t addr, size_t n)
 {
     int err = dmpi_cma_read(pid_of(p), r->buf + off, addr, n);
@@ -302,7 +311,7 @@ static int read_part(shm_peer_t *p, dmpi_request_t *r, size_t off, uint64_t addr
     return err;
 }
 
-/* Asks the sender for bytes [from, to) of its message through the ring: a
+/* Asks the sender for bytes [from, to) of its message through the queue: a
  * CTS carrying the range, our request and the start. The sender counts it
  * as one of its final messages. */
 static void ask_for_data(shm_peer_t *p, dmpi_request_t *r, uint64_t cookie, size_t from, size_t to)
@@ -315,7 +324,7 @@ static void ask_for_data(shm_peer_t *p, dmpi_request_t *r, uint64_t cookie, size
  * copy at once. CTS_SPLIT: len = bytes to write, args = our buffer, our
  * request, offset. The sender waits for one final message from us (FIN, or
  * a CTS for what could not be copied), two if it could not write its part.
- * Whatever a failed copy left out comes through the ring, so nothing of
+ * Whatever a failed copy left out comes through the queue, so nothing of
  * the message is lost. */
 static bool split_copy(shm_peer_t *p, dmpi_request_t *r, dmpi_msg_t *m, size_t n)
 {
@@ -354,7 +363,7 @@ static void rx_cts_split(shm_peer_t *p, shm_hdr_t *h, const char *payload)
 
 /* Receiver, end of a split: the sender's part is in, or it could not write
  * it and we read it ourselves. What is still missing (a failed read) is
- * asked for through the ring; the sender gets as many final messages as it
+ * asked for through the queue; the sender gets as many final messages as it
  * waits for. */
 static void rx_written(shm_peer_t *p, shm_hdr_t *h, const char *payload)
 {
@@ -428,7 +437,7 @@ static void shm_rndv_matched(dmpi_request_t *r, dmpi_msg_t *m)
         if (err == 0)
             n = 0;                      /* all moved */
         else
-            cma_failed(p, err);         /* and the ring brings it */
+            cma_failed(p, err);         /* and the queue brings it */
     }
     if (n == 0) {
         send_ctl(p, SHM_FIN, m->cookie, 0, 0);
@@ -459,7 +468,7 @@ static void rx_eager_cont(shm_peer_t *p, const char *payload, uint32_t n)
     }
 }
 
-/* Sender: the receiver asks for bytes [start, len) through the ring
+/* Sender: the receiver asks for bytes [start, len) through the queue
  * (payload: its request, start). */
 static void rx_cts(shm_peer_t *p, shm_hdr_t *h, const char *payload)
 {
@@ -533,18 +542,29 @@ static void rx_one(shm_peer_t *p, shm_hdr_t *h, uint64_t w)
     }
 }
 
-static int poll_peer(shm_peer_t *p)
+static shm_peer_t *sender_of(uint64_t w)
+{
+    uint32_t src = shm_word_src(w);
+    if (DMPI_UNLIKELY(src >= (uint32_t)S.nlocal))
+        dmpi_fatal("corrupt shared-memory message (word %#llx): no local rank %u sends to us",
+                   (unsigned long long)w, src);
+    return &peers[src];
+}
+
+/* Everything in our queue, from whichever sender, in the order it was
+ * claimed. An empty poll reads one cell, however many ranks the node has. */
+static int poll_queue(void)
 {
     int did = 0;
     shm_hdr_t *h;
     uint64_t w;
-    while ((w = shm_rx_peek(&p->rx, &h)) != 0) {
+    while (shm_rx_peek(&S.rx, &h, &w)) {
         if (shm_word_kind(w) == SHM_WRAP) {
-            shm_rx_release(&p->rx, p->rx.size - (p->rx.tail & (p->rx.size - 1)));
+            shm_rx_wrap(&S.rx);
             continue;
         }
-        rx_one(p, h, w);
-        shm_rx_release(&p->rx, shm_cells_bytes(shm_word_bytes(w)));
+        rx_one(sender_of(w), h, w);
+        shm_rx_release(&S.rx, shm_cells_bytes(shm_word_bytes(w)));
         did++;
     }
     return did;
@@ -552,10 +572,7 @@ static int poll_peer(shm_peer_t *p)
 
 static int shm_progress(void)
 {
-    int did = 0;
-    for (int i = 0; i < S.nlocal; i++)
-        if (i != S.me)
-            did += poll_peer(&peers[i]);
+    int did = poll_queue();
     if (S.npending)
         for (int i = 0; i < S.nlocal; i++) {
             shm_peer_t *p = &peers[i];
@@ -571,42 +588,44 @@ static bool shm_quiet(void) { return S.npending == 0; }
 
 /* ---- set-up ------------------------------------------------------------ */
 
-static uint64_t choose_ring_size(int nlocal)
+/* One queue per rank, 128 KiB whatever the node's size (DMPI_RING_SIZE
+ * overrides), so the node's memory grows linearly with its ranks. */
+static uint64_t choose_queue_size(void)
 {
-    if (dmpi_params.ring_size) {
-        uint64_t r = 4096;
-        while (r < dmpi_params.ring_size)
-            r <<= 1;
-        return r;
-    }
-    /* 128 KiB per pair, halved until all rings fit in 64 MiB, at least 16 KiB. */
-    uint64_t pairs = (uint64_t)nlocal * (uint64_t)(nlocal - 1), r = 128 << 10;
-    while (r > (16 << 10) && pairs * r > (64ull << 20))
-        r >>= 1;
+    uint64_t r = 4096;
+    if (!dmpi_params.ring_size)
+        return 128 << 10;
+    while (r < dmpi_params.ring_size)
+        r <<= 1;
     return r;
+}
+
+static shm_queue_ctl_t *queue_of(int local)
+{
+    return dmpi_node_at(S.queues_at + (size_t)local * shm_queue_stride(S.queue_size));
 }
 
 static void setup_peer(int i)
 {
     shm_peer_t *p = &peers[i];
-    char *rings = dmpi_node_at(S.rings_at);
-    uint64_t stride = shm_ring_stride(S.ring_size);
-    char *out = rings + shm_ring_index((uint32_t)S.nlocal, (uint32_t)S.me, (uint32_t)i) * stride;  /* me -> i */
-    char *in = rings + shm_ring_index((uint32_t)S.nlocal, (uint32_t)i, (uint32_t)S.me) * stride;   /* i -> me */
-    p->tx = (shm_tx_t){out + SHM_CELL, (shm_ring_ctl_t *)out, S.ring_size, 0, 0};
-    p->rx = (shm_rx_t){in + SHM_CELL, (shm_ring_ctl_t *)in, S.ring_size, 0};
+    shm_queue_ctl_t *q = queue_of(i);
+    p->tx = shm_tx_make(q, S.queue_size, (uint32_t)S.me);
     p->world = dmpi_node_peers[i].world;
 }
 
-/* Before the node segment is made: room for the rings of every pair. */
+/* Before the node segment is made: room for every rank's queue. */
 static int shm_plan(void)
 {
     S.nlocal = dmpi_world.local_size;
     S.me = dmpi_world.local_rank;
     if (S.nlocal < 2)
         return 0;
-    S.ring_size = choose_ring_size(S.nlocal);
-    S.rings_at = dmpi_node_reserve(shm_rings_bytes((uint32_t)S.nlocal, S.ring_size));
+    if ((unsigned)S.nlocal > SHM_MAX_LOCAL) {
+        fprintf(stderr, "dmpi: %d ranks on one node; shared memory serves at most %u\n", S.nlocal, SHM_MAX_LOCAL);
+        return -1;
+    }
+    S.queue_size = choose_queue_size();
+    S.queues_at = dmpi_node_reserve(shm_queues_bytes((uint32_t)S.nlocal, S.queue_size));
     return 0;
 }
 
@@ -615,9 +634,11 @@ static int shm_init(void)
     if (S.nlocal < 2)
         return 0;
     long long inline_max = -1, eager_max = -1;   /* -1: none (every message takes rendezvous) */
-    uint64_t frag = dmpi_params.frag_size ? dmpi_params.frag_size : S.ring_size / 4;
-    if (frag > S.ring_size / 2)
-        frag = S.ring_size / 2;
+    uint64_t frag = dmpi_params.frag_size ? dmpi_params.frag_size : S.queue_size / 4;
+    if (frag > S.queue_size / 2)
+        frag = S.queue_size / 2;
+    if (frag > SHM_FRAG_MAX)
+        frag = SHM_FRAG_MAX;
     frag &= ~(uint64_t)(SHM_CELL - 1);
     if (frag < 2 * SHM_CELL)
         frag = 2 * SHM_CELL;
@@ -637,15 +658,16 @@ static int shm_init(void)
     }
     if (!(peers = calloc((size_t)S.nlocal, sizeof *peers)))
         return -1;
+    S.rx = shm_rx_make(queue_of(S.me), S.queue_size);
     for (int i = 0; i < S.nlocal; i++)
         if (i != S.me) {
             setup_peer(i);
             dmpi_tport_claim(peers[i].world, &dmpi_tport_shm, i, inline_max, eager_max);
         }
     if (S.me == 0)
-        dmpi_verbose(1, "shm: %d local ranks, ring %llu bytes per pair, piece %u bytes, eager limit %zu, "
+        dmpi_verbose(1, "shm: %d local ranks, queue %llu bytes per rank, piece %u bytes, eager limit %zu, "
                         "cma from %zu bytes, path %d",
-                     S.nlocal, (unsigned long long)S.ring_size, S.frag_payload, dmpi_params.eager_limit,
+                     S.nlocal, (unsigned long long)S.queue_size, S.frag_payload, dmpi_params.eager_limit,
                      dmpi_params.cma_min, dmpi_params.shm_path);
     return 0;
 }
@@ -665,6 +687,7 @@ static void shm_finalize(void)
     free(peers);
     peers = NULL;
     S.npending = 0;
+    S.rx = (shm_rx_t)NO_QUEUE;
 }
 
 const dmpi_tport_t dmpi_tport_shm = {

@@ -1,6 +1,6 @@
-/* Shared-memory transport between ranks of one node: per-pair rings in the
- * node segment, and single copy (node/cma.h) for large messages. Nothing
- * outside tport/shm/ names it; it is reached through dmpi_tport_shm. */
+/* Shared-memory transport between ranks of one node: one inbound queue per
+ * rank in the node segment, and single copy (node/cma.h) for large messages.
+ * Nothing outside tport/shm/ names it; it is reached through dmpi_tport_shm. */
 #ifndef DMPI_SHM_H
 #define DMPI_SHM_H
 
@@ -11,19 +11,20 @@
 typedef struct shm_ctl_item shm_ctl_item_t;
 
 typedef struct shm_peer {
-    shm_tx_t tx;
-    dmpi_request_t *sq_head, *sq_tail;  /* sends waiting for ring room, in order */
+    shm_tx_t tx;                        /* into this peer's queue */
+    dmpi_request_t *sq_head, *sq_tail;  /* sends waiting for queue room, in order */
     shm_ctl_item_t *cq_head, *cq_tail;  /* control messages waiting for room */
-    shm_rx_t rx;
-    dmpi_request_t *cont_req;           /* eager message still arriving on rx ... */
+    dmpi_request_t *cont_req;           /* eager message from this peer still arriving ... */
     struct dmpi_msg *cont_msg;          /* ... into a receive or a message buffer */
     size_t cont_off, cont_len;
     int world;
+    char pad[128 - sizeof(shm_tx_t) - 8 * sizeof(void *) - sizeof(int)];
 } shm_peer_t;
+static_assert(sizeof(shm_peer_t) == 128, "a power of two: finding a sender's entry is a shift");
 
 /* The transport's state in a request (dmpi_request_t.tport_priv). */
 typedef struct shm_req {
-    uint8_t stage;               /* send: what is still to be put in the ring (SHM_STAGE_*) */
+    uint8_t stage;               /* send: what is still to be put in the queue (SHM_STAGE_*) */
     uint8_t split_read_ok;       /* recv, split copy: our part was read */
     uint8_t finals;              /* send, rendezvous: FINs or CTSs still to come from the receiver */
     uint64_t peer_req;           /* send: the receive that DATA pieces are for */
