@@ -14,7 +14,7 @@ PANEL, kind "bar":  {"title", "ylabel", "logy", "groups": [names],
                      "hline": 1.0, "series": [{"label", "y": [...], "lo": [...],
                                                "hi": [...]}, ...]}
        grouped bars, whiskers from lo to hi (null: none), a dotted reference
-       line at hline.
+       line at hline; a list draws the first dotted black, the others dashed red.
 compare writes SPEC and runs this with the matplotlib of build-bench-venv/.
 """
 
@@ -88,8 +88,11 @@ def bar_panel(ax, p):
         hi = [max(0.0, h - y) if y == y and h is not None else 0 for y, h in zip(ys, s["hi"])]
         ax.errorbar(xs, ys, yerr=[lo, hi], fmt="none", ecolor="black", elinewidth=0.8,
                     capsize=2)
-    if p.get("hline") is not None:
-        ax.axhline(p["hline"], color="black", linestyle=":", linewidth=1)
+    hline = p.get("hline")
+    for i, v in enumerate(hline if isinstance(hline, list) else
+                          [] if hline is None else [hline]):
+        ax.axhline(v, color="black" if i == 0 else "red", linestyle=":" if i == 0 else "--",
+                   linewidth=1)
     if p.get("logy"):
         ax.set_yscale("log")
         vals = [v for s in p["series"] for v in s["y"] + s["lo"] + s["hi"]
