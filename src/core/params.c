@@ -66,7 +66,7 @@ static const param_t table[] = {
     {"COLL_NODE", P_INT, "1", "0", "1", P(coll_node),
      "1: collectives on communicators whose ranks share a node move data through shared memory and flags (docs/collectives.md); 0: point-to-point algorithms only"},
     /* max: two halves of it per rank must fit the budget's share */
-    {"COLL_NODE_COPY_MAX", P_SIZE, "16384", "0", "64M", P(coll_node_copy_max),
+    {"COLL_NODE_COPY_MAX", P_SIZE, "8192", "0", "64M", P(coll_node_copy_max),
      "largest contribution of one rank copied through the communicator's shared area; larger ones are read from the owner's buffer with process_vm_readv"},
     /* min: a chunk smaller than a page costs more in calls than it saves */
     {"COLL_NODE_CHUNK", P_SIZE, "65536", "4096", "1G", P(coll_node_chunk),

@@ -4,7 +4,7 @@
  * shared-memory component, and the point-to-point algorithms it falls back to).
  *
  * Sizes: the component's thresholds come from its parameters, read here from
- * the same environment variables (DMPI_COLL_NODE_COPY_MAX, default 16 KiB:
+ * the same environment variables (DMPI_COLL_NODE_COPY_MAX, default 8 KiB:
  * largest per-rank contribution copied through shared memory;
  * DMPI_COLL_NODE_CHUNK, default 64 KiB: pipelining chunk of reductions) and
  * the inline size (48 B, a constant), so the tests always cross the
@@ -50,7 +50,7 @@
 #include <unistd.h>
 
 #define CN_INLINE 48               /* payload carried in the flag's cache line */
-#define CN_COPY_DEFAULT 16384      /* DMPI_COLL_NODE_COPY_MAX's default */
+#define CN_COPY_DEFAULT 8192       /* DMPI_COLL_NODE_COPY_MAX's default */
 #define CN_CHUNK_DEFAULT 65536     /* DMPI_COLL_NODE_CHUNK's default */
 #define CN_G 64                    /* guard bytes on each side of a buffer */
 

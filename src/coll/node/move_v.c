@@ -150,7 +150,7 @@ static int scatterv_root(nc_state_t *s, uint64_t t, const void *sbuf, const int 
     if (mode == NC_CMA && !(tab = scatterv_table(s, sbuf, scounts, displs, sdt, total, root)))
         mode = NC_NONE;              /* out of memory: the same everywhere only through the post */
     if (mode == NC_SLOT) {
-        nc_slot_begin(s, t);         /* the slot half is free once phase t - 2's readers are through */
+        nc_slot_begin(s, t, SIZE_MAX);   /* a whole half */
         scatterv_slot(s, t, sbuf, scounts, displs, sdt, root);
     }
     post_decision(s, t, mode, (uint64_t)(uintptr_t)tab);

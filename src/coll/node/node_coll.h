@@ -85,6 +85,7 @@ typedef struct nc_state {
     nc_rank_t *ranks;            /* n of them */
     char *slots;                 /* n x slot */
     size_t slot;                 /* bytes of one rank's slot on this channel (two halves) */
+    uint64_t half_any[2], half_big[2];   /* the last phase that wrote into each half (big: a whole half) */
     struct nc_state *nbs;        /* the nonblocking channel (its own lines, slots and phases) */
     bool shared;                 /* this is a channel: the arrays belong to the state it came from */
     uint64_t t;                  /* the last phase number taken */
@@ -118,9 +119,20 @@ nc_state_t *nc_state_of(dmpi_comm_t *c, const dmpi_coll_table_t *below);
 void nc_free(dmpi_comm_t *c);
 static inline nc_rank_t *nc_rank(nc_state_t *s, int r) { return &s->ranks[r]; }
 static inline nc_post_t *nc_post(nc_state_t *s, int r, uint64_t t) { return &s->ranks[r].post[t % NC_DEPTH]; }
+/* A slot has two halves, for phase parity; small exposures (up to an
+ * eighth of the slot) take one of NC_DEPTH parts in turn instead, so that
+ * they pipeline as deep as the posts. nc_slot: the half of phase t;
+ * nc_slot_at: where an exposure of `bytes` in phase t lies. */
 static inline char *nc_slot(nc_state_t *s, int r, uint64_t t)
 {
     return s->slots + (size_t)r * s->slot + (t & 1) * (s->slot / 2);
+}
+static inline bool nc_slot_small(const nc_state_t *s, size_t bytes) { return bytes <= s->slot / NC_DEPTH; }
+static inline char *nc_slot_at(nc_state_t *s, int r, uint64_t t, size_t bytes)
+{
+    if (nc_slot_small(s, bytes))
+        return s->slots + (size_t)r * s->slot + (t % NC_DEPTH) * (s->slot / NC_DEPTH);
+    return nc_slot(s, r, t);
 }
 void *nc_tmp(nc_state_t *s, size_t bytes);
 void *nc_xtmp(nc_state_t *s, size_t bytes);
@@ -134,10 +146,12 @@ void nc_wait_done(nc_state_t *s, int r, uint64_t v);
 /* This rank's post of phase t, once it may be rewritten (every rank's
  * done has reached t - NC_DEPTH, and no operation of this rank's own older
  * than that is open). Set seq last, with nc_publish. nc_slot_begin: the
- * same for the slot half of phase t (t - 2). */
+ * same for the part of the slot an exposure of `bytes` takes in phase t
+ * (SIZE_MAX: a whole half): every rank is through with whatever was there. */
 typedef struct nc_own_wait { nc_state_t *s; uint64_t before; } nc_own_wait_t;
 nc_post_t *nc_post_begin(nc_state_t *s, uint64_t t);
-void nc_slot_begin(nc_state_t *s, uint64_t t);
+void nc_slot_begin(nc_state_t *s, uint64_t t, size_t bytes);
+uint64_t nc_slot_need(const nc_state_t *s, uint64_t t, size_t bytes);   /* the done it waits for */
 static inline void nc_publish(nc_post_t *p, uint64_t t)
 {
     atomic_store_explicit(&p->seq, t, memory_order_release);

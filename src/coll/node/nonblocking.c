@@ -66,7 +66,12 @@ static bool try_expose(nb_t *b, const void *buf, size_t count, dmpi_dtype_t *dt,
 {
     if (b->exposed)
         return true;
-    uint64_t before = b->t >= 2 ? b->t - 2 : 0;   /* the slot half's rule, stricter than the post's */
+    /* What nc_expose would wait for: never wait inside progress. */
+    uint64_t before = b->t >= NC_DEPTH ? b->t - NC_DEPTH : 0;
+    if (b->mode == NC_SLOT && bytes) {
+        uint64_t slot = nc_slot_need(b->s, b->t, bytes);
+        before = slot > before ? slot : before;
+    }
     if (b->s->open_lo <= before || !done_all_reached(b->s, before))
         return false;
     nc_state_t *s = b->s;
@@ -142,7 +147,7 @@ static bool step_reduce(nb_t *b, int *err)
         if (!arrived(b, b->i, b->bytes))
             return false;
         nc_post_t *p = nc_post(s, b->i, b->t);
-        const char *src = b->mode == NC_INL ? (const char *)p->data : nc_slot(s, b->i, b->t);
+        const char *src = b->mode == NC_INL ? (const char *)p->data : nc_slot_at(s, b->i, b->t, b->bytes);
         if (b->i == s->n - 1)
             memcpy(out, src, b->bytes);
         else

@@ -144,9 +144,25 @@ nc_post_t *nc_post_begin(nc_state_t *s, uint64_t t)
     return nc_post(s, s->me, t);
 }
 
-void nc_slot_begin(nc_state_t *s, uint64_t t)
+uint64_t nc_slot_need(const nc_state_t *s, uint64_t t, size_t bytes)
 {
-    reads_done(s, t >= 2 ? t - 2 : 0);
+    if (nc_slot_small(s, bytes)) {   /* part t % NC_DEPTH, in half h */
+        int h = (int)(t % NC_DEPTH / (NC_DEPTH / 2));
+        uint64_t before = t >= NC_DEPTH ? t - NC_DEPTH : 0;
+        return before > s->half_big[h] ? before : s->half_big[h];
+    }
+    return s->half_any[t & 1];
+}
+
+void nc_slot_begin(nc_state_t *s, uint64_t t, size_t bytes)
+{
+    reads_done(s, nc_slot_need(s, t, bytes));
+    if (nc_slot_small(s, bytes)) {
+        s->half_any[t % NC_DEPTH / (NC_DEPTH / 2)] = t;
+    } else {
+        s->half_any[t & 1] = t;
+        s->half_big[t & 1] = t;
+    }
 }
 
 int nc_expose(nc_state_t *s, uint64_t t, int mode, const void *buf, size_t count, dmpi_dtype_t *dt, size_t bytes)
@@ -158,8 +174,8 @@ int nc_expose(nc_state_t *s, uint64_t t, int mode, const void *buf, size_t count
     } else if (bytes && mode == NC_INL) {
         dmpi_dtype_pack(dt, count, buf, p->data);
     } else if (bytes && mode == NC_SLOT) {
-        nc_slot_begin(s, t);
-        dmpi_dtype_pack(dt, count, buf, nc_slot(s, s->me, t));
+        nc_slot_begin(s, t, bytes);
+        dmpi_dtype_pack(dt, count, buf, nc_slot_at(s, s->me, t, bytes));
     } else if (bytes && mode == NC_CMA) {
         if (dt->contig) {
             p->addr = (uint64_t)(uintptr_t)((const char *)buf + dt->true_lb);
@@ -206,7 +222,11 @@ int nc_pull(nc_state_t *s, int r, uint64_t t, int mode, size_t first, size_t n, 
         return MPI_SUCCESS;
     }
     if (mode == NC_SLOT) {
-        copy_out(nc_slot(s, r, t) + first, n, base, dt, dfirst);
+        size_t bytes = p->bytes & NC_BYTES_MASK;
+        copy_out(nc_slot_at(s, r, t, bytes) + first, n, base, dt, dfirst);
+        const char *next = nc_slot_at(s, r, t + 1, bytes);   /* as for the next post (nc_wait_post) */
+        __builtin_prefetch(next);
+        __builtin_prefetch(next + 64);
         return MPI_SUCCESS;
     }
     uint64_t addr = p->addr + first;
