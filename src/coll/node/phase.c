@@ -5,6 +5,7 @@
 #include "node/cma.h"
 #include "node/node.h"
 #include "p2p/p2p.h"
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -55,6 +56,15 @@ static void wait_slow(nc_state_t *s, _Atomic uint64_t *w, uint64_t v, const char
     for (int i = 0; i < spins; i++)
         if (atomic_load_explicit(w, memory_order_acquire) >= v)
             return;
+    /* Oversubscribed, the rank we wait for most likely waits for this
+     * core: give it at once (the general wait below yields only after
+     * DMPI_SPIN_COUNT idle polls). */
+    for (int i = 0; dmpi_world.oversubscribed && i < 64; i++) {
+        if (atomic_load_explicit(w, memory_order_acquire) >= v)
+            return;
+        dmpi_progress();
+        sched_yield();
+    }
     flag_wait_t f = {s, w, v, flag, rank};
     dmpi_progress_until_described(flag_reached, &f, describe_flag);
 }
