@@ -66,6 +66,10 @@ static bool try_expose(nb_t *b, const void *buf, size_t count, dmpi_dtype_t *dt,
 {
     if (b->exposed)
         return true;
+    /* In phase order, as the slot's bookkeeping assumes (nc_slot_begin). */
+    for (nb_t *o = b->s->open; o && o != b; o = o->snext)
+        if (!o->exposed)
+            return false;
     /* What nc_expose would wait for: never wait inside progress. */
     uint64_t before = b->t >= NC_DEPTH ? b->t - NC_DEPTH : 0;
     if (b->mode == NC_SLOT && bytes) {
@@ -292,6 +296,10 @@ int nc_start(nc_state_t *s, const nc_nb_args_t *a, dmpi_request_t **req)
     if (b->op)
         dmpi_op_retain(b->op);
     dmpi_comm_retain(s->comm);
+    /* Operations that expose nothing here count as exposed (try_expose
+     * keeps exposures in phase order). */
+    b->exposed = b->kind == NB_BARRIER || (b->kind == NB_BCAST && s->me != b->root) ||
+                 (b->kind == NB_GATHER && s->me == b->root) || (b->kind == NB_SCATTER && s->me != b->root);
     if (b->kind == NB_REDUCE)
         b->i = s->n - 1;
     else if (b->kind == NB_ALLGATHER || b->kind == NB_ALLTOALL)
