@@ -8,7 +8,6 @@
  * Cost: each block crosses once (single copy) or twice (slots); one flag
  * per owner. */
 #include "coll/node/node_coll.h"
-#include "node/cma.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,42 +49,12 @@ static void finish(nc_state_t *s, uint64_t t, int mode)
         nc_wait_done_all(s, t);
 }
 
-/* Gather by address: the root posts its receive buffer (when contiguous)
- * and every rank writes its own block into it with process_vm_writev, all
- * at once; otherwise the root copies each block out. */
-static int write_block(nc_state_t *s, int to, uint64_t addr, const void *buf, size_t count, dmpi_dtype_t *dt)
-{
-    size_t b = count * dt->size;
-    const void *src = (const char *)buf + dt->true_lb;
-    if (!dt->contig) {
-        void *tmp = nc_tmp(s, b ? b : 1);
-        if (!tmp)
-            return dmpi_err(MPI_ERR_NO_MEM, "%s: no memory to pack %zu bytes", s->call, b);
-        dmpi_dtype_pack(dt, count, buf, tmp);
-        src = tmp;
-    }
-    int err = b ? dmpi_cma_write(s->pid[to], addr, src, b) : 0;
-    if (err)
-        return dmpi_err(MPI_ERR_OTHER, "%s: writing into rank %d's buffer with process_vm_writev failed (%s)",
-                        s->call, to, strerror(err));
-    return MPI_SUCCESS;
-}
-
 int nc_gather(nc_state_t *s, const void *sbuf, size_t scount, dmpi_dtype_t *sdt, void *rbuf, size_t rcount,
               dmpi_dtype_t *rdt, int root, int mode)
 {
     uint64_t t = nc_next(s);
     if (s->me != root) {
-        size_t b = scount * sdt->size;
-        if (mode == NC_CMA) {
-            nc_post_t *rp = nc_wait_post(s, root, t, b);
-            if (rp->addr) {
-                int err = write_block(s, root, rp->addr + (size_t)s->me * b, sbuf, scount, sdt);
-                nc_set_done(s, t);
-                return err;
-            }
-        }
-        int err = nc_expose(s, t, mode, sbuf, scount, sdt, b);
+        int err = nc_expose(s, t, mode, sbuf, scount, sdt, scount * sdt->size);
         nc_set_done(s, t);
         if (mode == NC_CMA)
             nc_wait_done(s, root, t);
@@ -95,21 +64,12 @@ int nc_gather(nc_state_t *s, const void *sbuf, size_t scount, dmpi_dtype_t *sdt,
     int err = MPI_SUCCESS;
     if (sbuf != MPI_IN_PLACE)
         err = nc_copy_local(s, sbuf, scount, sdt, block_at(rbuf, (size_t)root, rcount, rdt), rcount, rdt);
-    bool written = mode == NC_CMA && rdt->contig;
-    if (mode == NC_CMA) {            /* tell the others whether to write */
-        nc_post_t *p = nc_post_begin(s, t);
-        p->bytes = nc_sig(s, b);
-        p->addr = written ? (uint64_t)(uintptr_t)((char *)rbuf + rdt->true_lb) : 0;
-        nc_publish(p, t);
-    }
     for (int r = 0; r < s->n && err == MPI_SUCCESS; r++)
-        if (r != root && !written) {
+        if (r != root) {
             nc_wait_post(s, r, t, b);
             err = nc_pull(s, r, t, mode, 0, b, rbuf, rdt, (size_t)r * b);
         }
     nc_set_done(s, t);
-    if (written)
-        nc_wait_done_all(s, t);      /* every block is in */
     return err;
 }
 
