@@ -35,6 +35,28 @@ static nc_state_t *ready(dmpi_comm_t *c, const char *call, unsigned kind, dmpi_r
     return s;
 }
 
+/* Where the point-to-point schedules beat single copy here: their
+ * rendezvous has both ranks copy half of each message at once, while a
+ * node-level gather or scatter has one rank copy every block. Measured at
+ * 2 ranks, interleaved, with changing buffers (bench/coll.c), in both
+ * speed states of this machine: gather from 64 KiB (7.4 against 8.4 us;
+ * 1 MiB 66 against 100; in the slow state equal), scatter from 1 MiB a
+ * block (64 against 81; slow state equal). Large reductions changed sides
+ * with the machine's state (1 MiB reduce 118 against 129-183 us, then 535
+ * against 439), so they stay here. Bytes: what nc_mode was asked about. */
+static const struct { unsigned kind; size_t from; } p2p_wins[] = {
+    {K_GATHER, 64 << 10},
+    {K_SCATTER, 2 << 20},
+};
+
+static int unless_p2p_wins(const nc_state_t *s, int mode, size_t bytes)
+{
+    for (size_t i = 0; mode == NC_CMA && i < sizeof p2p_wins / sizeof p2p_wins[0]; i++)
+        if (p2p_wins[i].kind == s->kind && bytes >= p2p_wins[i].from)
+            return NC_NONE;
+    return mode;
+}
+
 /* A nonblocking call's mode: the slots only. */
 static int nb_mode(int mode, dmpi_request_t **req)
 {
@@ -165,7 +187,9 @@ static int node_gather(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dty
     nc_state_t *s;
     int mode;
     if (!(s = ready(c, "MPI_Gather", K_GATHER, req)) ||
-        (mode = nb_mode(nc_mode(s, rooted_block(c, root, scount, sdt, rcount, rdt, true)), req)) == NC_NONE)
+        (mode = nb_mode(unless_p2p_wins(s, nc_mode(s, rooted_block(c, root, scount, sdt, rcount, rdt, true)),
+                                        rooted_block(c, root, scount, sdt, rcount, rdt, true)),
+                        req)) == NC_NONE)
         return BELOW->gather(c, sbuf, scount, sdt, rbuf, rcount, rdt, root, req);
     if (req) {
         bool own = c->rank == root && sbuf != MPI_IN_PLACE;
@@ -179,14 +203,21 @@ static int node_gather(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dty
     return nc_gather(s, sbuf, scount, sdt, rbuf, rcount, rdt, root, mode);
 }
 
+static int scatter_mode(nc_state_t *s, const dmpi_comm_t *c, int root, size_t scount, const dmpi_dtype_t *sdt,
+                        size_t rcount, const dmpi_dtype_t *rdt)
+{
+    return nc_mode(s, (size_t)c->size * rooted_block(c, root, scount, sdt, rcount, rdt, false));
+}
+
 static int node_scatter(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dtype_t *sdt, void *rbuf,
                         size_t rcount, dmpi_dtype_t *rdt, int root, dmpi_request_t **req)
 {
     nc_state_t *s;
     int mode;
     if (!(s = ready(c, "MPI_Scatter", K_SCATTER, req)) ||
-        (mode = nb_mode(nc_mode(s, (size_t)c->size * rooted_block(c, root, scount, sdt, rcount, rdt, false)), req)) ==
-            NC_NONE)
+        (mode = nb_mode(unless_p2p_wins(s, scatter_mode(s, c, root, scount, sdt, rcount, rdt),
+                                        (size_t)c->size * rooted_block(c, root, scount, sdt, rcount, rdt, false)),
+                        req)) == NC_NONE)
         return BELOW->scatter(c, sbuf, scount, sdt, rbuf, rcount, rdt, root, req);
     if (req) {
         bool own = c->rank == root && rbuf != MPI_IN_PLACE;
