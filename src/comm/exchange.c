@@ -5,6 +5,7 @@
 #include "coll/coll.h"
 #include "coll/table.h"
 #include "comm/ctx_agree.h"
+#include "core/lock.h"
 #include "core/op.h"
 #include "p2p/p2p.h"
 
@@ -34,8 +35,11 @@ int dmpi_comm_agree_pair(dmpi_comm_t *c, int *pair)
         dmpi_ctx_agree_offer(&a);
         int err = dmpi_comm_and_words(c, a.buf, DMPI_CTX_AGREE_WORDS);
         done = err != MPI_SUCCESS ? err : dmpi_ctx_agree_result(&a, pair);
-        if (done == 0)
-            dmpi_progress();        /* the agreements we wait for finish through progress */
+        if (done == 0) {
+            dmpi_progress();        /* the agreements we wait for finish through progress, */
+            if (dmpi_lock_on)
+                dmpi_lock_yield();  /* or in other threads, which need the lock to get on */
+        }
     }
     dmpi_ctx_agree_end(&a);
     return done == 1 ? MPI_SUCCESS : done;

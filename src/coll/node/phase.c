@@ -1,6 +1,7 @@
 /* The moves node-level collectives are made of (node_coll.h): expose,
  * wait for a post, pull, and the waits on the done flags. */
 #include "coll/node/node_coll.h"
+#include "core/lock.h"
 #include "core/params.h"
 #include "node/cma.h"
 #include "node/node.h"
@@ -52,14 +53,16 @@ static void wait_slow(nc_state_t *s, _Atomic uint64_t *w, uint64_t v, const char
 {
     /* No pause: it would add its own latency to the flag's. Oversubscribed,
      * the rank we wait for may need this core: only a few polls. */
-    int spins = dmpi_world.oversubscribed ? 16 : 256;
+    /* With threads, straight to the general wait, which lets the others
+     * in: they may hold what this rank's peers wait for. */
+    int spins = dmpi_lock_on ? 0 : dmpi_world.oversubscribed ? 16 : 256;
     for (int i = 0; i < spins; i++)
         if (atomic_load_explicit(w, memory_order_acquire) >= v)
             return;
     /* Oversubscribed, the rank we wait for most likely waits for this
      * core: give it at once (the general wait below yields only after
      * DMPI_SPIN_COUNT idle polls). */
-    for (int i = 0; dmpi_world.oversubscribed && i < 64; i++) {
+    for (int i = 0; dmpi_world.oversubscribed && !dmpi_lock_on && i < 64; i++) {
         if (atomic_load_explicit(w, memory_order_acquire) >= v)
             return;
         dmpi_progress();
