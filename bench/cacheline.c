@@ -45,65 +45,7 @@
 
 #include "bench_machine.h"
 
-#define LINE 64
 #define MAX_REPS 101
-
-/* The two counters of two_lines sit 128 bytes apart; one_line uses `ping` alone. */
-struct flags {
-    _Alignas(2 * LINE) _Atomic uint64_t ping; /* parent's (one_line: both's) */
-    _Alignas(2 * LINE) _Atomic uint64_t pong; /* child's, two_lines only */
-};
-
-static void spin_until(_Atomic uint64_t *f, uint64_t value)
-{
-    while (atomic_load_explicit(f, memory_order_acquire) != value)
-        ;
-}
-
-/* `reps` timed repetitions of `iters` round trips after one warm-up; stores
- * the microseconds per round trip of each.  0 on success. */
-static int pingpong(int two_lines, int cpu0, int cpu1, long iters, int reps, double *rtt_us)
-{
-    struct flags *f = mmap(NULL, sizeof(*f), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
-                           -1, 0);
-    if (f == MAP_FAILED) {
-        perror("mmap");
-        return -1;
-    }
-    memset(f, 0, sizeof(*f));
-    _Atomic uint64_t *pong = two_lines ? &f->pong : &f->ping;
-    long total = iters * (reps + 1);
-
-    pid_t child = fork();
-    if (child < 0) {
-        perror("fork");
-        munmap(f, sizeof(*f));
-        return -1;
-    }
-    if (child == 0) {
-        pin_to(cpu1);
-        for (long i = 0; i < total; i++) {
-            spin_until(&f->ping, (uint64_t)(2 * i + 1));
-            atomic_store_explicit(pong, (uint64_t)(2 * i + 2), memory_order_release);
-        }
-        _exit(0);
-    }
-    pin_to(cpu0);
-    long i = 0;
-    for (int r = -1; r < reps; r++) {
-        double t0 = now();
-        for (long k = 0; k < iters; k++, i++) {
-            atomic_store_explicit(&f->ping, (uint64_t)(2 * i + 1), memory_order_release);
-            spin_until(pong, (uint64_t)(2 * i + 2));
-        }
-        double dt = now() - t0;
-        if (r >= 0)
-            rtt_us[r] = dt * 1e6 / (double)iters;
-    }
-    waitpid(child, NULL, 0);
-    munmap(f, sizeof(*f));
-    return 0;
-}
 
 int main(int argc, char **argv)
 {
@@ -141,10 +83,9 @@ int main(int argc, char **argv)
     printf("# table cacheline\n# variant rtt_us best_rtt_us\n");
     for (int two = 0; two < 2; two++) {
         double v[MAX_REPS];
-        if (pingpong(two, cpu0, cpu1, iters, reps, v) != 0)
+        if (cacheline_pingpong(two ? PP_OWN_LINES : PP_ONE_COUNTER, cpu0, cpu1, iters, reps, v, NULL) != 0)
             return 1;
-        qsort(v, (size_t)reps, sizeof(double), cmp_double);
-        double med = reps % 2 ? v[reps / 2] : 0.5 * (v[reps / 2 - 1] + v[reps / 2]);
+        double med = median(v, reps); /* sorts v */
         printf("%s %.4f %.4f\n", two ? "two_lines" : "one_line", med, v[0]);
         fflush(stdout);
     }

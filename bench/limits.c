@@ -44,70 +44,7 @@
 
 #include "bench_machine.h"
 
-#define LINE 64
 #define MAX_SAMPLES 101
-
-/* ------------------------------------------------------------------ cacheline */
-
-/* The two lines of the two_lines variant sit 128 bytes apart so that the
- * adjacent-line prefetcher (which pairs 64-byte lines) does not couple them. */
-struct flags {
-    _Alignas(2 * LINE) _Atomic uint64_t ping; /* written by the parent */
-    _Atomic uint64_t pong_same;               /* written by the child, same line */
-    _Alignas(2 * LINE) _Atomic uint64_t pong; /* written by the child, own line */
-};
-
-static void spin_until(_Atomic uint64_t *f, uint64_t value)
-{
-    while (atomic_load_explicit(f, memory_order_acquire) != value)
-        ;
-}
-
-/* Runs `trials` timed batches of `iters` round trips (after one warm-up
- * batch) and stores the half round trip of each batch in us. */
-static int cacheline(int two_lines, int cpu0, int cpu1, long iters, int trials,
-                     double *half_rtt_us, int *pinned)
-{
-    struct flags *f = mmap(NULL, sizeof(*f), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
-                           -1, 0);
-    if (f == MAP_FAILED) {
-        perror("mmap");
-        return -1;
-    }
-    memset(f, 0, sizeof(*f));
-    _Atomic uint64_t *pong = two_lines ? &f->pong : &f->pong_same;
-    long total = iters * (trials + 1);
-
-    pid_t child = fork();
-    if (child < 0) {
-        perror("fork");
-        return -1;
-    }
-    if (child == 0) {
-        pin_to(cpu1);
-        for (long i = 0; i < total; i++) {
-            spin_until(&f->ping, (uint64_t)(2 * i + 1));
-            atomic_store_explicit(pong, (uint64_t)(2 * i + 2), memory_order_release);
-        }
-        _exit(0);
-    }
-    *pinned = cpu1 >= 0 && pin_to(cpu0) == 0;
-
-    long i = 0;
-    for (int t = -1; t < trials; t++) {
-        double t0 = now();
-        for (long k = 0; k < iters; k++, i++) {
-            atomic_store_explicit(&f->ping, (uint64_t)(2 * i + 1), memory_order_release);
-            spin_until(pong, (uint64_t)(2 * i + 2));
-        }
-        double dt = now() - t0;
-        if (t >= 0)
-            half_rtt_us[t] = dt * 1e6 / (2.0 * (double)iters);
-    }
-    waitpid(child, NULL, 0);
-    munmap(f, sizeof(*f));
-    return 0;
-}
 
 /* ------------------------------------------------------------------ memcpy */
 
@@ -305,8 +242,10 @@ int main(int argc, char **argv)
         for (int two = 0; two < 2; two++) {
             double v[MAX_SAMPLES];
             int pinned = 0;
-            if (cacheline(two, cpu0, cpu1, iters, trials, v, &pinned) != 0)
+            if (cacheline_pingpong(two ? PP_OWN_LINES : PP_SAME_LINE, cpu0, cpu1, iters, trials, v, &pinned) != 0)
                 continue;
+            for (int t = 0; t < trials; t++)
+                v[t] /= 2;                /* half round trips */
             double m = median(v, trials); /* sorts v */
             printf("%s %.4f %.4f\n", two ? "two_lines" : "one_line", m, v[0]);
             if (!pinned)
