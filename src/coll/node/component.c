@@ -43,24 +43,24 @@ static nc_state_t *ready(dmpi_comm_t *c, const char *call, unsigned kind, dmpi_r
  * 1 MiB 66 against 100; in the slow state equal), scatter from 1 MiB a
  * block (64 against 81; slow state equal). Large reductions changed sides
  * with the machine's state (1 MiB reduce 118 against 129-183 us, then 535
- * against 439), so they stay here. Bytes: what nc_mode was asked about. */
+ * against 439), so they stay here. Bytes: what pick_mode is asked about. */
 static const struct { unsigned kind; size_t from; } p2p_wins[] = {
     {K_GATHER, 64 << 10},
     {K_SCATTER, 2 << 20},
 };
 
-static int unless_p2p_wins(const nc_state_t *s, int mode, size_t bytes)
+/* How a call whose contribution is `bytes` moves (node_coll.h), NC_NONE for
+ * the table below: by address only where the point-to-point schedules do
+ * not win, and never for a nonblocking call (req not NULL). */
+static int pick_mode(const nc_state_t *s, size_t bytes, dmpi_request_t **req)
 {
-    for (size_t i = 0; mode == NC_CMA && i < sizeof p2p_wins / sizeof p2p_wins[0]; i++)
+    int mode = nc_mode(s, bytes);
+    if (mode != NC_CMA)
+        return mode;
+    for (size_t i = 0; i < sizeof p2p_wins / sizeof p2p_wins[0]; i++)
         if (p2p_wins[i].kind == s->kind && bytes >= p2p_wins[i].from)
             return NC_NONE;
-    return mode;
-}
-
-/* A nonblocking call's mode: the slots only. */
-static int nb_mode(int mode, dmpi_request_t **req)
-{
-    return req && mode == NC_CMA ? NC_NONE : mode;
+    return req ? NC_NONE : mode;
 }
 
 static int node_barrier(dmpi_comm_t *c, dmpi_request_t **req)
@@ -77,7 +77,7 @@ static int node_bcast(dmpi_comm_t *c, void *buf, size_t count, dmpi_dtype_t *dt,
 {
     nc_state_t *s;
     int mode;
-    if (!(s = ready(c, "MPI_Bcast", K_BCAST, req)) || (mode = nb_mode(nc_mode(s, count * dt->size), req)) == NC_NONE)
+    if (!(s = ready(c, "MPI_Bcast", K_BCAST, req)) || (mode = pick_mode(s, count * dt->size, req)) == NC_NONE)
         return BELOW->bcast(c, buf, count, dt, root, req);
     if (req)
         return nc_start(s, &(nc_nb_args_t){.kind = NB_BCAST, .mode = mode, .root = root, .rbuf = buf, .rcount = count,
@@ -92,9 +92,9 @@ static void *block_at(void *buf, size_t i, size_t count, const dmpi_dtype_t *dt)
 
 /* Reductions run on the packed data with the user's type, so the type
  * must be contiguous (it is the same on every rank). */
-static int red_mode(nc_state_t *s, size_t count, const dmpi_dtype_t *dt)
+static int red_mode(nc_state_t *s, size_t count, const dmpi_dtype_t *dt, dmpi_request_t **req)
 {
-    return dt->contig ? nc_mode(s, count * dt->size) : NC_NONE;
+    return dt->contig ? pick_mode(s, count * dt->size, req) : NC_NONE;
 }
 
 static int node_reduce(dmpi_comm_t *c, const void *sbuf, void *rbuf, size_t count, dmpi_dtype_t *dt, dmpi_op_t *op,
@@ -102,7 +102,7 @@ static int node_reduce(dmpi_comm_t *c, const void *sbuf, void *rbuf, size_t coun
 {
     nc_state_t *s;
     int mode;
-    if (!(s = ready(c, "MPI_Reduce", K_REDUCE, req)) || (mode = nb_mode(red_mode(s, count, dt), req)) == NC_NONE)
+    if (!(s = ready(c, "MPI_Reduce", K_REDUCE, req)) || (mode = red_mode(s, count, dt, req)) == NC_NONE)
         return BELOW->reduce(c, sbuf, rbuf, count, dt, op, root, req);
     if (req)
         return nc_start(s, &(nc_nb_args_t){.kind = NB_REDUCE, .mode = mode, .root = root, .sbuf = sbuf, .rbuf = rbuf,
@@ -115,7 +115,7 @@ static int node_allreduce(dmpi_comm_t *c, const void *sbuf, void *rbuf, size_t c
 {
     nc_state_t *s;
     int mode;
-    if (!(s = ready(c, "MPI_Allreduce", K_ALLREDUCE, req)) || (mode = nb_mode(red_mode(s, count, dt), req)) == NC_NONE)
+    if (!(s = ready(c, "MPI_Allreduce", K_ALLREDUCE, req)) || (mode = red_mode(s, count, dt, req)) == NC_NONE)
         return BELOW->allreduce(c, sbuf, rbuf, count, dt, op, req);
     if (req)
         return nc_start(s, &(nc_nb_args_t){.kind = NB_REDUCE, .mode = mode, .root = -1, .sbuf = sbuf, .rbuf = rbuf,
@@ -132,7 +132,7 @@ static int node_reduce_scatter(dmpi_comm_t *c, const void *sbuf, void *rbuf, con
     if (!req && (s = ready(c, "MPI_Reduce_scatter", K_REDSCAT, req))) {
         for (int r = 0; r < s->n; r++)
             total += (size_t)(s->cnt[r] = (size_t)counts[r]);
-        mode = red_mode(s, total, dt);
+        mode = red_mode(s, total, dt, req);
     }
     if (mode == NC_NONE)
         return BELOW->reduce_scatter(c, sbuf, rbuf, counts, dt, op, req);
@@ -145,7 +145,7 @@ static int node_reduce_scatter_block(dmpi_comm_t *c, const void *sbuf, void *rbu
     nc_state_t *s;
     int mode;
     if (req || !(s = ready(c, "MPI_Reduce_scatter_block", K_REDSCAT_BLOCK, req)) ||
-        (mode = red_mode(s, count * (size_t)c->size, dt)) == NC_NONE)
+        (mode = red_mode(s, count * (size_t)c->size, dt, req)) == NC_NONE)
         return BELOW->reduce_scatter_block(c, sbuf, rbuf, count, dt, op, req);
     for (int r = 0; r < s->n; r++)
         s->cnt[r] = count;
@@ -157,7 +157,7 @@ static int node_scan(dmpi_comm_t *c, const void *sbuf, void *rbuf, size_t count,
 {
     nc_state_t *s;
     int mode;
-    if (req || !(s = ready(c, "MPI_Scan", K_SCAN, req)) || (mode = red_mode(s, count, dt)) == NC_NONE)
+    if (req || !(s = ready(c, "MPI_Scan", K_SCAN, req)) || (mode = red_mode(s, count, dt, req)) == NC_NONE)
         return BELOW->scan(c, sbuf, rbuf, count, dt, op, req);
     return nc_scan(s, sbuf, rbuf, count, dt, op, mode, false);
 }
@@ -167,7 +167,7 @@ static int node_exscan(dmpi_comm_t *c, const void *sbuf, void *rbuf, size_t coun
 {
     nc_state_t *s;
     int mode;
-    if (req || !(s = ready(c, "MPI_Exscan", K_EXSCAN, req)) || (mode = red_mode(s, count, dt)) == NC_NONE)
+    if (req || !(s = ready(c, "MPI_Exscan", K_EXSCAN, req)) || (mode = red_mode(s, count, dt, req)) == NC_NONE)
         return BELOW->exscan(c, sbuf, rbuf, count, dt, op, req);
     return nc_scan(s, sbuf, rbuf, count, dt, op, mode, true);
 }
@@ -185,17 +185,15 @@ static int node_gather(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dty
                        size_t rcount, dmpi_dtype_t *rdt, int root, dmpi_request_t **req)
 {
     nc_state_t *s;
+    size_t b = rooted_block(c, root, scount, sdt, rcount, rdt, true);
     int mode;
-    if (!(s = ready(c, "MPI_Gather", K_GATHER, req)) ||
-        (mode = nb_mode(unless_p2p_wins(s, nc_mode(s, rooted_block(c, root, scount, sdt, rcount, rdt, true)),
-                                        rooted_block(c, root, scount, sdt, rcount, rdt, true)),
-                        req)) == NC_NONE)
+    if (!(s = ready(c, "MPI_Gather", K_GATHER, req)) || (mode = pick_mode(s, b, req)) == NC_NONE)
         return BELOW->gather(c, sbuf, scount, sdt, rbuf, rcount, rdt, root, req);
     if (req) {
         bool own = c->rank == root && sbuf != MPI_IN_PLACE;
         return nc_start(s, &(nc_nb_args_t){.kind = NB_GATHER, .mode = mode, .root = root, .sbuf = sbuf, .rbuf = rbuf,
                                            .scount = scount, .rcount = rcount, .sdt = sdt, .rdt = rdt,
-                                           .bytes = rooted_block(c, root, scount, sdt, rcount, rdt, true),
+                                           .bytes = b,
                                            .local_copy = own, .lsrc = sbuf, .lscount = scount, .lsdt = sdt,
                                            .ldst = own ? block_at(rbuf, (size_t)root, rcount, rdt) : NULL, .ldcount = rcount,
                                            .lddt = rdt}, req);
@@ -203,27 +201,19 @@ static int node_gather(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dty
     return nc_gather(s, sbuf, scount, sdt, rbuf, rcount, rdt, root, mode);
 }
 
-static int scatter_mode(nc_state_t *s, const dmpi_comm_t *c, int root, size_t scount, const dmpi_dtype_t *sdt,
-                        size_t rcount, const dmpi_dtype_t *rdt)
-{
-    return nc_mode(s, (size_t)c->size * rooted_block(c, root, scount, sdt, rcount, rdt, false));
-}
-
 static int node_scatter(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dtype_t *sdt, void *rbuf,
                         size_t rcount, dmpi_dtype_t *rdt, int root, dmpi_request_t **req)
 {
     nc_state_t *s;
+    size_t b = rooted_block(c, root, scount, sdt, rcount, rdt, false);
     int mode;
-    if (!(s = ready(c, "MPI_Scatter", K_SCATTER, req)) ||
-        (mode = nb_mode(unless_p2p_wins(s, scatter_mode(s, c, root, scount, sdt, rcount, rdt),
-                                        (size_t)c->size * rooted_block(c, root, scount, sdt, rcount, rdt, false)),
-                        req)) == NC_NONE)
+    if (!(s = ready(c, "MPI_Scatter", K_SCATTER, req)) || (mode = pick_mode(s, (size_t)c->size * b, req)) == NC_NONE)
         return BELOW->scatter(c, sbuf, scount, sdt, rbuf, rcount, rdt, root, req);
     if (req) {
         bool own = c->rank == root && rbuf != MPI_IN_PLACE;
         return nc_start(s, &(nc_nb_args_t){.kind = NB_SCATTER, .mode = mode, .root = root, .sbuf = sbuf, .rbuf = rbuf,
                                            .scount = scount, .rcount = rcount, .sdt = sdt, .rdt = rdt,
-                                           .bytes = rooted_block(c, root, scount, sdt, rcount, rdt, false),
+                                           .bytes = b,
                                            .local_copy = own, .lsrc = own ? block_at((void *)sbuf, (size_t)root, scount, sdt) : NULL,
                                            .lscount = scount, .lsdt = sdt, .ldst = rbuf, .ldcount = rcount,
                                            .lddt = rdt}, req);
@@ -257,7 +247,7 @@ static int node_allgather(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_
     nc_state_t *s;
     int mode;
     if (!(s = ready(c, "MPI_Allgather", K_ALLGATHER, req)) ||
-        (mode = nb_mode(nc_mode(s, rcount * rdt->size), req)) == NC_NONE)
+        (mode = pick_mode(s, rcount * rdt->size, req)) == NC_NONE)
         return BELOW->allgather(c, sbuf, scount, sdt, rbuf, rcount, rdt, req);
     if (req)
         return nc_start(s, &(nc_nb_args_t){.kind = NB_ALLGATHER, .mode = mode, .sbuf = sbuf, .rbuf = rbuf,
@@ -287,7 +277,7 @@ static int node_allgatherv(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi
             most = s->cnt[r] > most ? s->cnt[r] : most;
             ok &= displs[r] >= 0;     /* negative displacements: below */
         }
-        mode = ok ? nc_mode(s, most * rdt->size) : NC_NONE;
+        mode = ok ? pick_mode(s, most * rdt->size, req) : NC_NONE;
     }
     if (mode == NC_NONE)
         return BELOW->allgatherv(c, sbuf, scount, sdt, rbuf, rcounts, displs, rdt, req);
@@ -300,7 +290,7 @@ static int node_alltoall(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_d
     nc_state_t *s;
     int mode;
     if (!(s = ready(c, "MPI_Alltoall", K_ALLTOALL, req)) ||
-        (mode = nb_mode(nc_mode(s, (size_t)c->size * rcount * rdt->size), req)) == NC_NONE)
+        (mode = pick_mode(s, (size_t)c->size * rcount * rdt->size, req)) == NC_NONE)
         return BELOW->alltoall(c, sbuf, scount, sdt, rbuf, rcount, rdt, req);
     if (req)
         return nc_start(s, &(nc_nb_args_t){.kind = NB_ALLTOALL, .mode = mode, .sbuf = sbuf, .rbuf = rbuf,
