@@ -85,11 +85,6 @@ static int node_bcast(dmpi_comm_t *c, void *buf, size_t count, dmpi_dtype_t *dt,
     return nc_bcast(s, buf, count, dt, root, mode);
 }
 
-static void *block_at(void *buf, size_t i, size_t count, const dmpi_dtype_t *dt)
-{
-    return (char *)buf + (MPI_Aint)(i * count) * dt->extent;
-}
-
 /* Reductions run on the packed data with the user's type, so the type
  * must be contiguous (it is the same on every rank). */
 static int red_mode(nc_state_t *s, size_t count, const dmpi_dtype_t *dt, dmpi_request_t **req)
@@ -195,7 +190,7 @@ static int node_gather(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dty
                                            .scount = scount, .rcount = rcount, .sdt = sdt, .rdt = rdt,
                                            .bytes = b,
                                            .local_copy = own, .lsrc = sbuf, .lscount = scount, .lsdt = sdt,
-                                           .ldst = own ? block_at(rbuf, (size_t)root, rcount, rdt) : NULL, .ldcount = rcount,
+                                           .ldst = own ? nc_block(rbuf, (size_t)root, rcount, rdt) : NULL, .ldcount = rcount,
                                            .lddt = rdt}, req);
     }
     return nc_gather(s, sbuf, scount, sdt, rbuf, rcount, rdt, root, mode);
@@ -214,7 +209,7 @@ static int node_scatter(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dt
         return nc_start(s, &(nc_nb_args_t){.kind = NB_SCATTER, .mode = mode, .root = root, .sbuf = sbuf, .rbuf = rbuf,
                                            .scount = scount, .rcount = rcount, .sdt = sdt, .rdt = rdt,
                                            .bytes = b,
-                                           .local_copy = own, .lsrc = own ? block_at((void *)sbuf, (size_t)root, scount, sdt) : NULL,
+                                           .local_copy = own, .lsrc = own ? nc_block(sbuf, (size_t)root, scount, sdt) : NULL,
                                            .lscount = scount, .lsdt = sdt, .ldst = rbuf, .ldcount = rcount,
                                            .lddt = rdt}, req);
     }
@@ -254,7 +249,7 @@ static int node_allgather(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_
                                            .scount = scount, .rcount = rcount, .sdt = sdt, .rdt = rdt,
                                            .bytes = rcount * rdt->size, .local_copy = sbuf != MPI_IN_PLACE,
                                            .lsrc = sbuf, .lscount = scount, .lsdt = sdt,
-                                           .ldst = block_at(rbuf, (size_t)c->rank, rcount, rdt), .ldcount = rcount,
+                                           .ldst = nc_block(rbuf, (size_t)c->rank, rcount, rdt), .ldcount = rcount,
                                            .lddt = rdt}, req);
     for (int r = 0; r < s->n; r++) {
         s->cnt[r] = rcount;
@@ -296,9 +291,9 @@ static int node_alltoall(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_d
         return nc_start(s, &(nc_nb_args_t){.kind = NB_ALLTOALL, .mode = mode, .sbuf = sbuf, .rbuf = rbuf,
                                            .scount = scount, .rcount = rcount, .sdt = sdt, .rdt = rdt,
                                            .bytes = rcount * rdt->size, .local_copy = sbuf != MPI_IN_PLACE,
-                                           .lsrc = sbuf != MPI_IN_PLACE ? block_at((void *)sbuf, (size_t)c->rank, scount, sdt) : NULL,
+                                           .lsrc = sbuf != MPI_IN_PLACE ? nc_block(sbuf, (size_t)c->rank, scount, sdt) : NULL,
                                            .lscount = scount, .lsdt = sdt,
-                                           .ldst = block_at(rbuf, (size_t)c->rank, rcount, rdt), .ldcount = rcount,
+                                           .ldst = nc_block(rbuf, (size_t)c->rank, rcount, rdt), .ldcount = rcount,
                                            .lddt = rdt}, req);
     return nc_alltoall(s, sbuf, scount, sdt, rbuf, rcount, rdt, mode);
 }

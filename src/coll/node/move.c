@@ -35,11 +35,6 @@ int nc_copy_local(nc_state_t *s, const void *src, size_t scount, dmpi_dtype_t *s
     return MPI_SUCCESS;
 }
 
-static void *block_at(void *buf, size_t i, size_t count, const dmpi_dtype_t *dt)
-{
-    return (char *)buf + (MPI_Aint)(i * count) * dt->extent;
-}
-
 /* The end of a phase in which this rank's buffer may have been read by
  * address: its readers are through before it returns. */
 static void finish(nc_state_t *s, uint64_t t, int mode)
@@ -63,7 +58,7 @@ int nc_gather(nc_state_t *s, const void *sbuf, size_t scount, dmpi_dtype_t *sdt,
     size_t b = rcount * rdt->size;
     int err = MPI_SUCCESS;
     if (sbuf != MPI_IN_PLACE)
-        err = nc_copy_local(s, sbuf, scount, sdt, block_at(rbuf, (size_t)root, rcount, rdt), rcount, rdt);
+        err = nc_copy_local(s, sbuf, scount, sdt, nc_block(rbuf, (size_t)root, rcount, rdt), rcount, rdt);
     for (int r = 0; r < s->n && err == MPI_SUCCESS; r++)
         if (r != root) {
             nc_wait_post(s, r, t, b);
@@ -81,7 +76,7 @@ int nc_scatter(nc_state_t *s, const void *sbuf, size_t scount, dmpi_dtype_t *sdt
         size_t n = (size_t)s->n;
         int err = nc_expose(s, t, mode, sbuf, n * scount, sdt, n * scount * sdt->size);
         if (err == MPI_SUCCESS && rbuf != MPI_IN_PLACE)
-            err = nc_copy_local(s, block_at((void *)sbuf, (size_t)root, scount, sdt), scount, sdt, rbuf, rcount, rdt);
+            err = nc_copy_local(s, nc_block(sbuf, (size_t)root, scount, sdt), scount, sdt, rbuf, rcount, rdt);
         finish(s, t, mode);
         return err;
     }
@@ -98,7 +93,7 @@ int nc_allgatherv(nc_state_t *s, const void *sbuf, size_t scount, dmpi_dtype_t *
                   const size_t *rcounts, const size_t *displs, dmpi_dtype_t *rdt, int mode)
 {
     uint64_t t = nc_next(s);
-    void *mine = block_at(rbuf, displs[s->me], 1, rdt);
+    void *mine = nc_block(rbuf, displs[s->me], 1, rdt);
     int err = sbuf == MPI_IN_PLACE ? nc_expose(s, t, mode, mine, rcounts[s->me], rdt, rcounts[s->me] * rdt->size)
                                    : nc_expose(s, t, mode, sbuf, scount, sdt, scount * sdt->size);
     if (err == MPI_SUCCESS && sbuf != MPI_IN_PLACE)
@@ -106,7 +101,7 @@ int nc_allgatherv(nc_state_t *s, const void *sbuf, size_t scount, dmpi_dtype_t *
     for (int i = 1; i < s->n && err == MPI_SUCCESS; i++) {
         int r = (s->me + i) % s->n;   /* everyone starts with a different owner */
         nc_wait_post(s, r, t, rcounts[r] * rdt->size);
-        err = nc_pull(s, r, t, mode, 0, rcounts[r] * rdt->size, block_at(rbuf, displs[r], 1, rdt), rdt, 0);
+        err = nc_pull(s, r, t, mode, 0, rcounts[r] * rdt->size, nc_block(rbuf, displs[r], 1, rdt), rdt, 0);
     }
     finish(s, t, mode);
     return err;
@@ -136,8 +131,8 @@ int nc_alltoall(nc_state_t *s, const void *sbuf, size_t scount, dmpi_dtype_t *sd
     else
         err = nc_expose(s, t, mode, sbuf, n * scount, sdt, n * scount * sdt->size);
     if (err == MPI_SUCCESS && sbuf != MPI_IN_PLACE)
-        err = nc_copy_local(s, block_at((void *)sbuf, (size_t)s->me, scount, sdt), scount, sdt,
-                         block_at(rbuf, (size_t)s->me, rcount, rdt), rcount, rdt);
+        err = nc_copy_local(s, nc_block(sbuf, (size_t)s->me, scount, sdt), scount, sdt,
+                         nc_block(rbuf, (size_t)s->me, rcount, rdt), rcount, rdt);
     for (size_t i = 1; i < n && err == MPI_SUCCESS; i++) {
         int r = (int)((s->me + i) % n);
         nc_wait_post(s, r, t, n * b);

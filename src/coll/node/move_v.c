@@ -18,11 +18,6 @@
 
 typedef struct nc_entry { uint64_t at, len; } nc_entry_t;
 
-static void *block_at(const void *buf, size_t displ, const dmpi_dtype_t *dt)
-{
-    return (char *)buf + (MPI_Aint)displ * dt->extent;
-}
-
 /* The root's decision, in its post: how the others proceed (and for
  * scatterv by address, where its table is). */
 static void post_decision(nc_state_t *s, uint64_t t, int mode, uint64_t table)
@@ -82,14 +77,14 @@ int nc_gatherv(nc_state_t *s, const void *sbuf, size_t scount, dmpi_dtype_t *sdt
     }
     int err = MPI_SUCCESS;
     if (sbuf != MPI_IN_PLACE)
-        err = nc_copy_local(s, sbuf, scount, sdt, block_at(rbuf, (size_t)displs[root], rdt), (size_t)rcounts[root],
+        err = nc_copy_local(s, sbuf, scount, sdt, nc_block(rbuf, (size_t)displs[root], 1, rdt), (size_t)rcounts[root],
                             rdt);
     for (int r = 0; r < s->n && err == MPI_SUCCESS; r++) {
         if (r == root)
             continue;
         size_t b = (size_t)rcounts[r] * rdt->size;
         nc_wait_post(s, r, t, b);
-        err = nc_pull(s, r, t, nc_mode(s, b), 0, b, block_at(rbuf, (size_t)displs[r], rdt), rdt, 0);
+        err = nc_pull(s, r, t, nc_mode(s, b), 0, b, nc_block(rbuf, (size_t)displs[r], 1, rdt), rdt, 0);
     }
     nc_set_done(s, t);
     return err;
@@ -106,7 +101,7 @@ static void scatterv_slot(nc_state_t *s, uint64_t t, const void *sbuf, const int
         size_t len = r == root ? 0 : (size_t)scounts[r] * sdt->size;
         tab[r] = (nc_entry_t){at, len};
         if (len)
-            dmpi_dtype_pack(sdt, (size_t)scounts[r], block_at(sbuf, (size_t)displs[r], sdt), slot + at);
+            dmpi_dtype_pack(sdt, (size_t)scounts[r], nc_block(sbuf, (size_t)displs[r], 1, sdt), slot + at);
         at += len;
     }
 }
@@ -124,7 +119,7 @@ static nc_entry_t *scatterv_table(nc_state_t *s, const void *sbuf, const int *sc
     char *copy = mem + head;
     for (int r = 0; r < s->n; r++) {
         size_t len = r == root ? 0 : (size_t)scounts[r] * sdt->size;
-        const char *blk = block_at(sbuf, (size_t)displs[r], sdt);
+        const char *blk = nc_block(sbuf, (size_t)displs[r], 1, sdt);
         if (sdt->contig) {
             tab[r] = (nc_entry_t){(uint64_t)(uintptr_t)(blk + sdt->true_lb), len};
         } else {
@@ -156,7 +151,7 @@ static int scatterv_root(nc_state_t *s, uint64_t t, const void *sbuf, const int 
     post_decision(s, t, mode, (uint64_t)(uintptr_t)tab);
     int err = MPI_SUCCESS;
     if (mode != NC_NONE && rbuf != MPI_IN_PLACE)
-        err = nc_copy_local(s, block_at(sbuf, (size_t)displs[root], sdt), (size_t)scounts[root], sdt, rbuf, rcount,
+        err = nc_copy_local(s, nc_block(sbuf, (size_t)displs[root], 1, sdt), (size_t)scounts[root], sdt, rbuf, rcount,
                             rdt);
     nc_set_done(s, t);
     if (mode == NC_CMA)

@@ -135,6 +135,11 @@ static inline char *nc_slot_at(nc_state_t *s, int r, uint64_t t, size_t bytes)
     return nc_slot(s, r, t);
 }
 void *nc_tmp(nc_state_t *s, size_t bytes);
+/* Block i of `count` elements of dt in a user buffer (extents apply). */
+static inline void *nc_block(const void *buf, size_t i, size_t count, const dmpi_dtype_t *dt)
+{
+    return (char *)buf + (MPI_Aint)(i * count) * dt->extent;
+}
 void *nc_xtmp(nc_state_t *s, size_t bytes);
 
 /* phase.c: the moves every collective is made of. */

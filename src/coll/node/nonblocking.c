@@ -107,11 +107,6 @@ static bool arrived(nb_t *b, int r, size_t bytes)
     return true;
 }
 
-static void *block(void *buf, size_t i, size_t count, const dmpi_dtype_t *dt)
-{
-    return (char *)buf + (MPI_Aint)(i * count) * dt->extent;
-}
-
 /* ---- one step of each collective: true once it has finished --------------- */
 
 static bool step_barrier(nb_t *b, int *err)
@@ -199,7 +194,7 @@ static bool step_exchange(nb_t *b, int *err, bool alltoall)
         else if (alltoall)
             ok = try_expose(b, b->rbuf, n * b->rcount, b->rdt, exposed, err);
         else
-            ok = try_expose(b, block(b->rbuf, (size_t)s->me, b->rcount, b->rdt), b->rcount, b->rdt, exposed, err);
+            ok = try_expose(b, nc_block(b->rbuf, (size_t)s->me, b->rcount, b->rdt), b->rcount, b->rdt, exposed, err);
         if (!ok)
             return false;
     }
