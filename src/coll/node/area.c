@@ -246,6 +246,10 @@ int nc_setup(nc_state_t *s)
     s->nbs->open = NULL;
     s->nbs->open_lo = UINT64_MAX;
     s->nbs->tmp = s->nbs->xtmp = NULL;
+    s->ring_phase = calloc(slot / 64, sizeof *s->ring_phase);
+    s->nbs->ring_phase = calloc(nbslot / 64, sizeof *s->nbs->ring_phase);
+    if (!s->ring_phase || !s->nbs->ring_phase)
+        dmpi_fatal("node collectives: out of memory for a communicator of %d ranks", n);
     s->nbs->tmp_size = s->nbs->xtmp_size = 0;
     s->nbs->nbs = NULL;
     s->nbs->shared = true;
@@ -261,6 +265,7 @@ int nc_setup(nc_state_t *s)
 static void state_free(nc_state_t *s)
 {
     if (s->nbs) {
+        free(s->nbs->ring_phase);
         free(s->nbs->tmp);
         free(s->nbs->xtmp);
         free(s->nbs);
@@ -283,6 +288,7 @@ static void state_free(nc_state_t *s)
     free(s->order);
     free(s->tmp);
     free(s->xtmp);
+    free(s->ring_phase);
     for (nc_state_t **p = &live; *p; p = &(*p)->next)
         if (*p == s) {
             *p = s->next;

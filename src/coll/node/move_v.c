@@ -90,11 +90,10 @@ int nc_gatherv(nc_state_t *s, const void *sbuf, size_t scount, dmpi_dtype_t *sdt
     return err;
 }
 
-/* The root's table and blocks in its slot: entries are offsets in it. */
-static void scatterv_slot(nc_state_t *s, uint64_t t, const void *sbuf, const int *scounts, const int *displs,
+/* The root's table and blocks at slot: entries are offsets from it. */
+static void scatterv_slot(nc_state_t *s, char *slot, const void *sbuf, const int *scounts, const int *displs,
                           dmpi_dtype_t *sdt, int root)
 {
-    char *slot = nc_slot(s, s->me, t);
     nc_entry_t *tab = (nc_entry_t *)slot;
     size_t at = (size_t)s->n * sizeof *tab;
     for (int r = 0; r < s->n; r++) {
@@ -138,17 +137,21 @@ static int scatterv_root(nc_state_t *s, uint64_t t, const void *sbuf, const int 
     size_t total = 0;
     for (int r = 0; r < s->n; r++)
         total += r == root ? 0 : (size_t)scounts[r] * sdt->size;
-    int mode = (size_t)s->n * sizeof(nc_entry_t) + total <= s->slot / 2 ? NC_SLOT
+    size_t in_slot = (size_t)s->n * sizeof(nc_entry_t) + total;
+    int mode = in_slot <= s->slot / 2 ? NC_SLOT
                : s->cma_all                                                   ? NC_CMA
                                                                               : NC_NONE;
     nc_entry_t *tab = NULL;
+    uint64_t where = 0;              /* the table: its offset in the slot, or its address */
     if (mode == NC_CMA && !(tab = scatterv_table(s, sbuf, scounts, displs, sdt, total, root)))
         mode = NC_NONE;              /* out of memory: the same everywhere only through the post */
+    if (mode == NC_CMA)
+        where = (uint64_t)(uintptr_t)tab;
     if (mode == NC_SLOT) {
-        nc_slot_begin(s, t, SIZE_MAX);   /* a whole half */
-        scatterv_slot(s, t, sbuf, scounts, displs, sdt, root);
+        where = nc_slot_begin(s, t, in_slot);
+        scatterv_slot(s, s->slots + (size_t)s->me * s->slot + where, sbuf, scounts, displs, sdt, root);
     }
-    post_decision(s, t, mode, (uint64_t)(uintptr_t)tab);
+    post_decision(s, t, mode, where);
     int err = MPI_SUCCESS;
     if (mode != NC_NONE && rbuf != MPI_IN_PLACE)
         err = nc_copy_local(s, nc_block(sbuf, (size_t)displs[root], 1, sdt), (size_t)scounts[root], sdt, rbuf, rcount,
@@ -171,7 +174,7 @@ int nc_scatterv(nc_state_t *s, const void *sbuf, const int *scounts, const int *
     nc_entry_t e;
     int err = MPI_SUCCESS;
     if (mode == NC_SLOT) {
-        const char *slot = nc_slot(s, root, t);
+        const char *slot = s->slots + (size_t)root * s->slot + table;
         memcpy(&e, slot + (size_t)s->me * sizeof e, sizeof e);
         if (e.len != b)
             length_mismatch(s, root, b, e.len);

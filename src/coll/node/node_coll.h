@@ -6,15 +6,19 @@
  * Every collective is a few phases; each phase has a number t, the same on
  * every rank (collectives are called in the same order everywhere), that
  * only grows (64 bits: it never wraps). In phase t a rank may expose data:
- * inline in its post line (up to NC_INLINE bytes), packed into half t & 1 of
- * its slot (up to the copy limit), or as the address of a buffer that the
- * others read by single copy. It then sets post[t % NC_DEPTH].seq = t.
+ * inline in its post line (up to NC_INLINE bytes), packed into its slot (up
+ * to the copy limit), or as the address of a buffer that the others read by
+ * single copy. It then sets post[t % NC_DEPTH].seq = t.
  * Readers wait for that, copy what they need and set their done = t once
  * they read nothing more of phase t. A rank rewrites a post only when every
- * rank's done >= t - NC_DEPTH, its slot half when done >= t - 2 (so a rank
- * that sends small data many times in a row, a broadcast's root, runs up
- * to NC_DEPTH calls ahead without waiting); a buffer exposed by address
- * must stay untouched until its readers' done >= t.
+ * rank's done >= t - NC_DEPTH. Its slot is a ring: each exposure takes the
+ * next bytes (from the start again when they do not fit), once every rank
+ * is through with the phases that last wrote there. So a rank that sends
+ * small data many times in a row (a broadcast's root, a gather's senders)
+ * runs up to NC_DEPTH calls ahead without waiting, which matters most when
+ * the ranks outnumber the cores and each runs for a time slice at once.
+ * A buffer exposed by address must stay untouched until its readers' done
+ * >= t.
  *
  * Nonblocking collectives run on a channel of their own (rank lines, slots
  * and phase numbers), so that a blocking collective never meets one still
@@ -22,7 +26,7 @@
  *
  * The area of a communicator of n ranks (the formula docs/collectives.md
  * quotes), with C = COLL_NODE_COPY_MAX:
- *   256 B header + n x 2 x 640 B rank lines + n x 2 x (C + C / 4) slots,
+ *   256 B header + n x 2 x 8320 B rank lines + n x 2 x (C + C / 4) slots,
  * rounded up to pages. */
 #ifndef DMPI_COLL_NODE_COLL_H
 #define DMPI_COLL_NODE_COLL_H
@@ -35,7 +39,7 @@
 #include <sys/types.h>
 
 #define NC_INLINE 48             /* payload bytes riding in a post line */
-#define NC_DEPTH 8               /* posts per rank, used in turn by phase */
+#define NC_DEPTH 128             /* posts per rank, used in turn by phase */
 #define NC_MAGIC 0x646d70692d636f6cull   /* "dmpi-col" */
 
 typedef struct nc_post {
@@ -43,13 +47,13 @@ typedef struct nc_post {
     uint64_t bytes;              /* bytes exposed */
     union {
         unsigned char data[NC_INLINE];
-        uint64_t addr;           /* single copy: where they are in the owner's memory */
+        uint64_t addr;           /* single copy: where they are in the owner's memory; slot: the offset in it */
     };
 } nc_post_t;
 static_assert(sizeof(nc_post_t) == 64, "a post is one cache line");
 
-/* One rank's lines, written by that rank only: two posts (by phase
- * parity), done, and the barrier's group fields. */
+/* One rank's lines, written by that rank only: the posts (by phase
+ * modulo NC_DEPTH), done, and the barrier's group fields. */
 typedef struct nc_rank {
     nc_post_t post[NC_DEPTH];
     _Atomic uint64_t done;       /* the last phase this rank read anything of */
@@ -85,7 +89,8 @@ typedef struct nc_state {
     nc_rank_t *ranks;            /* n of them */
     char *slots;                 /* n x slot */
     size_t slot;                 /* bytes of one rank's slot on this channel (two halves) */
-    uint64_t half_any[2], half_big[2];   /* the last phase that wrote into each half (big: a whole half) */
+    size_t ring_head;            /* where this rank's next slot exposure goes */
+    uint64_t *ring_phase;        /* by cache line of the ring: the last phase that wrote there */
     struct nc_state *nbs;        /* the nonblocking channel (its own lines, slots and phases) */
     bool shared;                 /* this is a channel: the arrays belong to the state it came from */
     uint64_t t;                  /* the last phase number taken */
@@ -119,20 +124,10 @@ nc_state_t *nc_state_of(dmpi_comm_t *c, const dmpi_coll_table_t *below);
 void nc_free(dmpi_comm_t *c);
 static inline nc_rank_t *nc_rank(nc_state_t *s, int r) { return &s->ranks[r]; }
 static inline nc_post_t *nc_post(nc_state_t *s, int r, uint64_t t) { return &s->ranks[r].post[t % NC_DEPTH]; }
-/* A slot has two halves, for phase parity; small exposures (up to an
- * eighth of the slot) take one of NC_DEPTH parts in turn instead, so that
- * they pipeline as deep as the posts. nc_slot: the half of phase t;
- * nc_slot_at: where an exposure of `bytes` in phase t lies. */
-static inline char *nc_slot(nc_state_t *s, int r, uint64_t t)
+/* Where rank r's slot exposure of post p lies (its offset rides in the post). */
+static inline char *nc_slot_of(nc_state_t *s, int r, const nc_post_t *p)
 {
-    return s->slots + (size_t)r * s->slot + (t & 1) * (s->slot / 2);
-}
-static inline bool nc_slot_small(const nc_state_t *s, size_t bytes) { return bytes <= s->slot / NC_DEPTH; }
-static inline char *nc_slot_at(nc_state_t *s, int r, uint64_t t, size_t bytes)
-{
-    if (nc_slot_small(s, bytes))
-        return s->slots + (size_t)r * s->slot + (t % NC_DEPTH) * (s->slot / NC_DEPTH);
-    return nc_slot(s, r, t);
+    return s->slots + (size_t)r * s->slot + p->addr;
 }
 void *nc_tmp(nc_state_t *s, size_t bytes);
 /* Block i of `count` elements of dt in a user buffer (extents apply). */
@@ -151,12 +146,12 @@ void nc_wait_done(nc_state_t *s, int r, uint64_t v);
 /* This rank's post of phase t, once it may be rewritten (every rank's
  * done has reached t - NC_DEPTH, and no operation of this rank's own older
  * than that is open). Set seq last, with nc_publish. nc_slot_begin: the
- * same for the part of the slot an exposure of `bytes` takes in phase t
- * (SIZE_MAX: a whole half): every rank is through with whatever was there. */
+ * offset in this rank's slot ring of an exposure of `bytes` (at most the
+ * slot) in phase t, once every rank is through with what was there. */
 typedef struct nc_own_wait { nc_state_t *s; uint64_t before; } nc_own_wait_t;
 nc_post_t *nc_post_begin(nc_state_t *s, uint64_t t);
-void nc_slot_begin(nc_state_t *s, uint64_t t, size_t bytes);
-uint64_t nc_slot_need(const nc_state_t *s, uint64_t t, size_t bytes);   /* the done it waits for */
+size_t nc_slot_begin(nc_state_t *s, uint64_t t, size_t bytes);
+uint64_t nc_slot_need(const nc_state_t *s, size_t bytes);   /* the done it waits for */
 static inline void nc_publish(nc_post_t *p, uint64_t t)
 {
     atomic_store_explicit(&p->seq, t, memory_order_release);

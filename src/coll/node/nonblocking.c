@@ -73,7 +73,7 @@ static bool try_expose(nb_t *b, const void *buf, size_t count, dmpi_dtype_t *dt,
     /* What nc_expose would wait for: never wait inside progress. */
     uint64_t before = b->t >= NC_DEPTH ? b->t - NC_DEPTH : 0;
     if (b->mode == NC_SLOT && bytes) {
-        uint64_t slot = nc_slot_need(b->s, b->t, bytes);
+        uint64_t slot = nc_slot_need(b->s, bytes);
         before = slot > before ? slot : before;
     }
     if (b->s->open_lo <= before || !done_all_reached(b->s, before))
@@ -146,7 +146,7 @@ static bool step_reduce(nb_t *b, int *err)
         if (!arrived(b, b->i, b->bytes))
             return false;
         nc_post_t *p = nc_post(s, b->i, b->t);
-        const char *src = b->mode == NC_INL ? (const char *)p->data : nc_slot_at(s, b->i, b->t, b->bytes);
+        const char *src = b->mode == NC_INL ? (const char *)p->data : nc_slot_of(s, b->i, p);
         if (b->i == s->n - 1)
             memcpy(out, src, b->bytes);
         else

@@ -157,25 +157,36 @@ nc_post_t *nc_post_begin(nc_state_t *s, uint64_t t)
     return nc_post(s, s->me, t);
 }
 
-uint64_t nc_slot_need(const nc_state_t *s, uint64_t t, size_t bytes)
+/* The ring's bytes an exposure takes: whole cache lines, at least one. */
+static size_t ring_len(size_t bytes) { return bytes ? (bytes + 63) & ~(size_t)63 : 64; }
+
+/* Where the next exposure of len ring bytes goes. */
+static size_t ring_place(const nc_state_t *s, size_t len)
 {
-    if (nc_slot_small(s, bytes)) {   /* part t % NC_DEPTH, in half h */
-        int h = (int)(t % NC_DEPTH / (NC_DEPTH / 2));
-        uint64_t before = t >= NC_DEPTH ? t - NC_DEPTH : 0;
-        return before > s->half_big[h] ? before : s->half_big[h];
-    }
-    return s->half_any[t & 1];
+    return s->ring_head + len <= s->slot ? s->ring_head : 0;
 }
 
-void nc_slot_begin(nc_state_t *s, uint64_t t, size_t bytes)
+/* The lines it takes were last written a lap ago or more: the latest of
+ * those phases must be read by all. (Lines, not coarser pieces: small
+ * exposures that share a piece would each wait for the one before.) */
+uint64_t nc_slot_need(const nc_state_t *s, size_t bytes)
 {
-    reads_done(s, nc_slot_need(s, t, bytes));
-    if (nc_slot_small(s, bytes)) {
-        s->half_any[t % NC_DEPTH / (NC_DEPTH / 2)] = t;
-    } else {
-        s->half_any[t & 1] = t;
-        s->half_big[t & 1] = t;
-    }
+    size_t len = ring_len(bytes), off = ring_place(s, len);
+    uint64_t need = 0;
+    for (size_t l = off / 64; l < (off + len) / 64; l++)
+        need = s->ring_phase[l] > need ? s->ring_phase[l] : need;
+    return need;
+}
+
+size_t nc_slot_begin(nc_state_t *s, uint64_t t, size_t bytes)
+{
+    assert(bytes <= s->slot);
+    reads_done(s, nc_slot_need(s, bytes));
+    size_t len = ring_len(bytes), off = ring_place(s, len);
+    for (size_t l = off / 64; l < (off + len) / 64; l++)
+        s->ring_phase[l] = t;
+    s->ring_head = off + len;
+    return off;
 }
 
 int nc_expose(nc_state_t *s, uint64_t t, int mode, const void *buf, size_t count, dmpi_dtype_t *dt, size_t bytes)
@@ -187,8 +198,8 @@ int nc_expose(nc_state_t *s, uint64_t t, int mode, const void *buf, size_t count
     } else if (bytes && mode == NC_INL) {
         dmpi_dtype_pack(dt, count, buf, p->data);
     } else if (bytes && mode == NC_SLOT) {
-        nc_slot_begin(s, t, bytes);
-        dmpi_dtype_pack(dt, count, buf, nc_slot_at(s, s->me, t, bytes));
+        p->addr = nc_slot_begin(s, t, bytes);
+        dmpi_dtype_pack(dt, count, buf, nc_slot_of(s, s->me, p));
     } else if (bytes && mode == NC_CMA) {
         if (dt->contig) {
             p->addr = (uint64_t)(uintptr_t)((const char *)buf + dt->true_lb);
@@ -236,10 +247,15 @@ int nc_pull(nc_state_t *s, int r, uint64_t t, int mode, size_t first, size_t n, 
     }
     if (mode == NC_SLOT) {
         size_t bytes = p->bytes & NC_BYTES_MASK;
-        copy_out(nc_slot_at(s, r, t, bytes) + first, n, base, dt, dfirst);
-        const char *next = nc_slot_at(s, r, t + 1, bytes);   /* as for the next post (nc_wait_post) */
-        __builtin_prefetch(next);
-        __builtin_prefetch(next + 64);
+        const char *src = nc_slot_of(s, r, p);
+        copy_out(src + first, n, base, dt, dfirst);
+        /* As for the next post (nc_wait_post): the next exposure of the
+         * same size most likely follows this one in the ring. */
+        size_t next = p->addr + ring_len(bytes);
+        if (next + bytes <= s->slot) {
+            __builtin_prefetch(src - p->addr + next);
+            __builtin_prefetch(src - p->addr + next + 64);
+        }
         return MPI_SUCCESS;
     }
     uint64_t addr = p->addr + first;

@@ -36,7 +36,7 @@ static const char *direct(const red_t *x, int r, size_t first)
     if (x->mode == NC_INL)
         return (const char *)p->data + first;
     if (x->mode == NC_SLOT)
-        return nc_slot_at(x->s, r, x->t, p->bytes & NC_BYTES_MASK) + first;
+        return nc_slot_of(x->s, r, p) + first;
     return r == x->s->me ? (const char *)(uintptr_t)p->addr + first : NULL;
 }
 
