@@ -4,8 +4,9 @@
  * shared-memory component, and the point-to-point algorithms it falls back to).
  *
  * Sizes: the component's thresholds come from its parameters, read here from
- * the same environment variables (DMPI_COLL_NODE_COPY_MAX, default 8 KiB:
- * largest per-rank contribution copied through shared memory;
+ * the same environment variables (DMPI_COLL_NODE_COPY_MAX, default 32 KiB:
+ * largest per-rank contribution copied through shared memory, and twice
+ * the size of the ring whose quarters larger reduce, scan and exscan use;
  * DMPI_COLL_NODE_CHUNK, default 64 KiB: pipelining chunk of reductions) and
  * the inline size (48 B, a constant), so the tests always cross the
  * thresholds in force, by one byte (or one element) below, at and above.
@@ -50,7 +51,7 @@
 #include <unistd.h>
 
 #define CN_INLINE 48               /* payload carried in the flag's cache line */
-#define CN_COPY_DEFAULT 8192       /* DMPI_COLL_NODE_COPY_MAX's default */
+#define CN_COPY_DEFAULT 32768      /* DMPI_COLL_NODE_COPY_MAX's default (at most 2 MiB / ranks, at least 8 KiB) */
 #define CN_CHUNK_DEFAULT 65536     /* DMPI_COLL_NODE_CHUNK's default */
 #define CN_G 64                    /* guard bytes on each side of a buffer */
 
@@ -68,6 +69,9 @@ static inline void cn_setup(void)
     MPI_Comm_rank(MPI_COMM_WORLD, &cn_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &cn_size);
     cn_copy_max = cn_env_size("DMPI_COLL_NODE_COPY_MAX", CN_COPY_DEFAULT);
+    size_t cap = ((size_t)2 << 20) / (size_t)cn_size;    /* on MPI_COMM_WORLD */
+    cap = cap < 8192 ? 8192 : cap;
+    cn_copy_max = cn_copy_max < cap ? cn_copy_max : cap;
     cn_chunk = cn_env_size("DMPI_COLL_NODE_CHUNK", CN_CHUNK_DEFAULT);
 }
 

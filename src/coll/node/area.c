@@ -192,12 +192,24 @@ static int peers(nc_state_t *s)
  * rank 0 makes the area, a point-to-point broadcast says whether it did,
  * the others map it, and an allreduce agrees whether everybody has it and
  * whether every rank can read every other's memory. */
+/* The copy limit of a communicator of n ranks, the same on every rank:
+ * COLL_NODE_COPY_MAX, but on large communicators no more than 2 MiB / n
+ * (and no less than 8 KiB), so that the area stays under 10 MiB at 256
+ * ranks. */
+static size_t copy_limit(int n)
+{
+    size_t cap = ((size_t)2 << 20) / (size_t)n, want = dmpi_params.coll_node_copy_max;
+    cap = cap < 8192 ? 8192 : cap;
+    return want < cap ? want : cap;
+}
+
 int nc_setup(nc_state_t *s)
 {
     dmpi_comm_t *c = s->comm;
     int n = c->size;
-    size_t slot = 2 * ((dmpi_params.coll_node_copy_max + 63) & ~(size_t)63);
-    size_t nbslot = 2 * ((dmpi_params.coll_node_copy_max / 4 + 63) & ~(size_t)63);
+    size_t copy = copy_limit(n);
+    size_t slot = 2 * ((copy + 63) & ~(size_t)63);
+    size_t nbslot = 2 * ((copy / 4 + 63) & ~(size_t)63);
     size_t bytes = area_bytes(n, slot, nbslot);
     uint32_t msg[2] = {0, 0};
     char name[300];

@@ -77,7 +77,11 @@ static int node_bcast(dmpi_comm_t *c, void *buf, size_t count, dmpi_dtype_t *dt,
 {
     nc_state_t *s;
     int mode;
-    if (!(s = ready(c, "MPI_Bcast", K_BCAST, req)) || (mode = pick_mode(s, count * dt->size, req)) == NC_NONE)
+    if (!(s = ready(c, "MPI_Bcast", K_BCAST, req)))
+        return BELOW->bcast(c, buf, count, dt, root, req);
+    if ((mode = pick_mode(s, count * dt->size, req)) == NC_NONE && !req && !s->cma_all)
+        return nc_bcast_pieces(s, buf, count, dt, root);
+    if (mode == NC_NONE)
         return BELOW->bcast(c, buf, count, dt, root, req);
     if (req)
         return nc_start(s, &(nc_nb_args_t){.kind = NB_BCAST, .mode = mode, .root = root, .rbuf = buf, .rcount = count,
@@ -92,16 +96,27 @@ static int red_mode(nc_state_t *s, size_t count, const dmpi_dtype_t *dt, dmpi_re
     return dt->contig ? pick_mode(s, count * dt->size, req) : NC_NONE;
 }
 
+/* Reduce, scan and exscan above the copy limit run as chains of pieces
+ * through the slots (chain.c): no single copy, so also where it is denied. */
+static int chain_mode(nc_state_t *s, size_t count, const dmpi_dtype_t *dt, dmpi_request_t **req)
+{
+    if (!dt->contig || count * dt->size <= s->slot / 2)
+        return red_mode(s, count, dt, req);
+    return req ? NC_NONE : NC_CHAIN;
+}
+
 static int node_reduce(dmpi_comm_t *c, const void *sbuf, void *rbuf, size_t count, dmpi_dtype_t *dt, dmpi_op_t *op,
                        int root, dmpi_request_t **req)
 {
     nc_state_t *s;
     int mode;
-    if (!(s = ready(c, "MPI_Reduce", K_REDUCE, req)) || (mode = red_mode(s, count, dt, req)) == NC_NONE)
+    if (!(s = ready(c, "MPI_Reduce", K_REDUCE, req)) || (mode = chain_mode(s, count, dt, req)) == NC_NONE)
         return BELOW->reduce(c, sbuf, rbuf, count, dt, op, root, req);
     if (req)
         return nc_start(s, &(nc_nb_args_t){.kind = NB_REDUCE, .mode = mode, .root = root, .sbuf = sbuf, .rbuf = rbuf,
                                            .rcount = count, .bytes = count * dt->size, .rdt = dt, .op = op}, req);
+    if (mode == NC_CHAIN)
+        return nc_reduce_pieces(s, NC_RED_REDUCE, sbuf, rbuf, count, dt, op, root);
     return nc_reduce(s, sbuf, rbuf, count, dt, op, root, mode);
 }
 
@@ -152,8 +167,10 @@ static int node_scan(dmpi_comm_t *c, const void *sbuf, void *rbuf, size_t count,
 {
     nc_state_t *s;
     int mode;
-    if (req || !(s = ready(c, "MPI_Scan", K_SCAN, req)) || (mode = red_mode(s, count, dt, req)) == NC_NONE)
+    if (req || !(s = ready(c, "MPI_Scan", K_SCAN, req)) || (mode = chain_mode(s, count, dt, req)) == NC_NONE)
         return BELOW->scan(c, sbuf, rbuf, count, dt, op, req);
+    if (mode == NC_CHAIN)
+        return nc_reduce_pieces(s, NC_RED_SCAN, sbuf, rbuf, count, dt, op, -1);
     return nc_scan(s, sbuf, rbuf, count, dt, op, mode, false);
 }
 
@@ -162,8 +179,10 @@ static int node_exscan(dmpi_comm_t *c, const void *sbuf, void *rbuf, size_t coun
 {
     nc_state_t *s;
     int mode;
-    if (req || !(s = ready(c, "MPI_Exscan", K_EXSCAN, req)) || (mode = red_mode(s, count, dt, req)) == NC_NONE)
+    if (req || !(s = ready(c, "MPI_Exscan", K_EXSCAN, req)) || (mode = chain_mode(s, count, dt, req)) == NC_NONE)
         return BELOW->exscan(c, sbuf, rbuf, count, dt, op, req);
+    if (mode == NC_CHAIN)
+        return nc_reduce_pieces(s, NC_RED_EXSCAN, sbuf, rbuf, count, dt, op, -1);
     return nc_scan(s, sbuf, rbuf, count, dt, op, mode, true);
 }
 

@@ -78,7 +78,7 @@ typedef struct nc_area {
 static_assert(sizeof(nc_area_t) == 256, "the header is four cache lines");
 
 enum { NC_UNSET, NC_READY, NC_OFF };   /* state of a communicator's area */
-enum { NC_INL, NC_SLOT, NC_CMA, NC_NONE };  /* how a contribution travels */
+enum { NC_INL, NC_SLOT, NC_CMA, NC_NONE, NC_CHAIN };  /* how a contribution travels (NC_CHAIN: in pieces, chain.c) */
 
 typedef struct nc_state {
     dmpi_comm_t *comm;
@@ -156,6 +156,10 @@ static inline void nc_publish(nc_post_t *p, uint64_t t)
 {
     atomic_store_explicit(&p->seq, t, memory_order_release);
 }
+/* This rank's exposure of `bytes` in phase t by mode NC_INL or NC_SLOT:
+ * where to write them (the post's line or the slot ring); then
+ * nc_publish(*post, t). (Other modes: the post, and NULL.) */
+char *nc_expose_begin(nc_state_t *s, uint64_t t, int mode, size_t bytes, nc_post_t **post);
 /* Exposes count elements of dt at buf (bytes of them, packed) in phase t,
  * by mode; sets the post. For NC_CMA a noncontiguous buffer is packed into
  * scratch of its own first (nc_xtmp), which lives until the next call. */
@@ -186,11 +190,16 @@ void nc_wait_ge(nc_state_t *s, _Atomic uint64_t *w, uint64_t v, const char *flag
  * error; they are called only once the area is ready and the sizes fit. */
 int nc_barrier(nc_state_t *s);
 int nc_bcast(nc_state_t *s, void *buf, size_t count, dmpi_dtype_t *dt, int root, int mode);
+int nc_bcast_pieces(nc_state_t *s, void *buf, size_t count, dmpi_dtype_t *dt, int root);
 struct dmpi_op;
 int nc_allreduce(nc_state_t *s, const void *sbuf, void *rbuf, size_t count, dmpi_dtype_t *dt, struct dmpi_op *op,
                  int mode);
 int nc_reduce(nc_state_t *s, const void *sbuf, void *rbuf, size_t count, dmpi_dtype_t *dt, struct dmpi_op *op,
               int root, int mode);
+enum { NC_RED_REDUCE, NC_RED_SCAN, NC_RED_EXSCAN };
+/* chain.c: reduce (root >= 0), scan, exscan above the copy limit. */
+int nc_reduce_pieces(nc_state_t *s, int what, const void *sbuf, void *rbuf, size_t count, dmpi_dtype_t *dt,
+                     struct dmpi_op *op, int root);
 int nc_reduce_scatter(nc_state_t *s, const void *sbuf, void *rbuf, const size_t *counts, size_t total,
                       dmpi_dtype_t *dt, struct dmpi_op *op, int mode);
 int nc_scan(nc_state_t *s, const void *sbuf, void *rbuf, size_t count, dmpi_dtype_t *dt, struct dmpi_op *op,

@@ -189,17 +189,26 @@ size_t nc_slot_begin(nc_state_t *s, uint64_t t, size_t bytes)
     return off;
 }
 
+char *nc_expose_begin(nc_state_t *s, uint64_t t, int mode, size_t bytes, nc_post_t **post)
+{
+    nc_post_t *p = *post = nc_post_begin(s, t);
+    p->bytes = nc_sig(s, bytes);
+    if (mode == NC_INL)
+        return (char *)p->data;
+    if (mode != NC_SLOT)
+        return NULL;
+    p->addr = nc_slot_begin(s, t, bytes);
+    return nc_slot_of(s, s->me, p);
+}
+
 int nc_expose(nc_state_t *s, uint64_t t, int mode, const void *buf, size_t count, dmpi_dtype_t *dt, size_t bytes)
 {
-    nc_post_t *p = nc_post_begin(s, t);
-    p->bytes = nc_sig(s, bytes);
-    if (bytes && mode == NC_INL && dt->contig) {
-        dmpi_copy(p->data, (const char *)buf + dt->true_lb, bytes);
-    } else if (bytes && mode == NC_INL) {
-        dmpi_dtype_pack(dt, count, buf, p->data);
-    } else if (bytes && mode == NC_SLOT) {
-        p->addr = nc_slot_begin(s, t, bytes);
-        dmpi_dtype_pack(dt, count, buf, nc_slot_of(s, s->me, p));
+    nc_post_t *p;
+    char *at = nc_expose_begin(s, t, bytes ? mode : NC_INL, bytes, &p);
+    if (bytes && at && dt->contig) {
+        dmpi_copy(at, (const char *)buf + dt->true_lb, bytes);
+    } else if (bytes && at) {
+        dmpi_dtype_pack(dt, count, buf, at);
     } else if (bytes && mode == NC_CMA) {
         if (dt->contig) {
             p->addr = (uint64_t)(uintptr_t)((const char *)buf + dt->true_lb);

@@ -5,11 +5,12 @@
  * v_0 op v_1 op ... op v_(n-1) exactly:
  * - allreduce and reduce, vectors within the copy limit: each rank that
  *   needs the result reduces the whole vector from the slots;
- * - larger (by address): each rank reduces its nth of the vector, reading
- *   the others' pieces with process_vm_readv chunk by chunk
- *   (DMPI_COLL_NODE_CHUNK), and exposes its reduced piece in a second
- *   phase for the others (allreduce) or the root (reduce) to copy: a
- *   reduce-scatter followed by a gather, each byte crossing once;
+ * - larger allreduce (by address): each rank reduces its nth of the
+ *   vector, reading the others' pieces with process_vm_readv chunk by
+ *   chunk (DMPI_COLL_NODE_CHUNK), and exposes its reduced piece in a
+ *   second phase for the others to copy: a reduce-scatter followed by an
+ *   allgather, each byte crossing once (larger reduce, scan and exscan run
+ *   as chains of pieces through the slots, chain.c);
  * - reduce_scatter(_block): rank r reduces block r; scan and exscan: rank r
  *   reduces the vectors of ranks 0 .. r (r - 1).
  * Cost (large allreduce): 2 (n - 1) / n of the vector read by single copy
@@ -199,51 +200,18 @@ int nc_allreduce(nc_state_t *s, const void *sbuf, void *rbuf, size_t count, dmpi
     return err != MPI_SUCCESS ? err : err2;
 }
 
+/* Within the copy limit (larger ones run in chain.c). */
 int nc_reduce(nc_state_t *s, const void *sbuf, void *rbuf, size_t count, dmpi_dtype_t *dt, dmpi_op_t *op,
               int root, int mode)
 {
     red_t x = {s, nc_next(s), mode, op, dt, count * dt->size};
-    size_t bytes = x.total;
     bool am_root = s->me == root;
     int err = expose_vector(&x, sbuf, am_root ? rbuf : NULL, count);
-    if (mode != NC_CMA && two_level(s, op))
+    if (two_level(s, op))
         return err != MPI_SUCCESS ? err : reduce_two_level(&x, rbuf, count, &root);
-    if (mode != NC_CMA) {
-        if (err == MPI_SUCCESS && am_root)
-            err = reduce_range(&x, 0, s->n - 1, 0, bytes, packed(rbuf, dt));
-        nc_set_done(s, x.t);
-        return err;
-    }
-    /* Every rank reduces its piece (the root into rbuf, the others into
-     * scratch exposed in phase two), then the root gathers the pieces. */
-    size_t first, len;
-    piece(count, s->n, s->me, dt->size, &first, &len);
-    char *out = am_root ? packed(rbuf, dt) + first : nc_xtmp(s, len ? len : 1);
-    if (!am_root && !out && err == MPI_SUCCESS)
-        err = dmpi_err(MPI_ERR_NO_MEM, "%s: no memory for %zu bytes", s->call, len);
-    if (err == MPI_SUCCESS)
-        err = reduce_range(&x, 0, s->n - 1, first, len, out);
+    if (err == MPI_SUCCESS && am_root)
+        err = reduce_range(&x, 0, s->n - 1, 0, x.total, packed(rbuf, dt));
     nc_set_done(s, x.t);
-    uint64_t t2 = nc_next(s);
-    nc_post_t *p = nc_post_begin(s, t2);
-    p->bytes = nc_sig(s, len);
-    p->addr = (uint64_t)(uintptr_t)out;
-    nc_publish(p, t2);
-    if (am_root) {
-        for (int r = 0; r < s->n && err == MPI_SUCCESS; r++) {
-            if (r == s->me)
-                continue;
-            piece(count, s->n, r, dt->size, &first, &len);
-            nc_wait_post(s, r, t2, len);
-            err = nc_pull(s, r, t2, NC_CMA, 0, len, packed(rbuf, dt) + first, NULL, 0);
-        }
-        nc_set_done(s, t2);
-        nc_wait_done_all(s, x.t);    /* the others read the root's vector */
-    } else {
-        nc_set_done(s, t2);
-        nc_wait_done_all(s, x.t);
-        nc_wait_done(s, root, t2);
-    }
     return err;
 }
 
@@ -274,25 +242,18 @@ int nc_reduce_scatter(nc_state_t *s, const void *sbuf, void *rbuf, const size_t 
     return err;
 }
 
-/* scan (inclusive) and exscan: rank r reduces ranks 0 .. r (r - 1). Rank 0
- * of exscan leaves rbuf alone, as the standard says. */
+/* scan (inclusive) and exscan within the copy limit (larger ones run in
+ * chain.c): rank r reduces ranks 0 .. r (r - 1) straight from their
+ * exposures, one step instead of a chain's r. Rank 0 of exscan leaves rbuf
+ * alone, as the standard says. */
 int nc_scan(nc_state_t *s, const void *sbuf, void *rbuf, size_t count, dmpi_dtype_t *dt, dmpi_op_t *op, int mode,
             bool exclusive)
 {
     red_t x = {s, nc_next(s), mode, op, dt, count * dt->size};
-    size_t bytes = x.total;
     int err = expose_vector(&x, sbuf, rbuf, count);
     int hi = exclusive ? s->me - 1 : s->me;
-    bool staged = mode == NC_CMA && sbuf == MPI_IN_PLACE;
-    char *out = staged ? nc_xtmp(s, bytes ? bytes : 1) : packed(rbuf, dt);
-    if (staged && !out && err == MPI_SUCCESS)
-        err = dmpi_err(MPI_ERR_NO_MEM, "%s: no memory for %zu bytes", s->call, bytes);
     if (err == MPI_SUCCESS && hi >= 0)
-        err = reduce_range(&x, 0, hi, 0, bytes, out);
+        err = reduce_range(&x, 0, hi, 0, x.total, packed(rbuf, dt));
     nc_set_done(s, x.t);
-    if (mode == NC_CMA)
-        nc_wait_done_all(s, x.t);
-    if (staged && err == MPI_SUCCESS && hi >= 0)
-        memcpy(packed(rbuf, dt), out, bytes);
     return err;
 }
