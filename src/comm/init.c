@@ -73,7 +73,7 @@ int dmpi_init(int required, int *provided)
         strcpy(dmpi_world.processor_name, "localhost");
     if (find_local_ranks() != 0)
         return dmpi_err(MPI_ERR_OTHER, "MPI_Init: cannot determine the ranks on this node");
-    dmpi_world.oversubscribed = more_ranks_than_cores();
+    dmpi_world.oversubscribed = more_ranks_than_cores();   /* until the node services know all ranks' CPUs */
     dmpi_dtype_init();
     dmpi_ctx_set_release_hook(dmpi_mq_forget_pair);
     if (dmpi_comm_init_builtins() != 0)

@@ -53,7 +53,7 @@ typedef struct dmpi_world {
     int *local_of_world;         /* world rank -> local rank, -1 if remote */
     int appnum, universe_size;
     int thread_level;
-    bool oversubscribed;         /* more local ranks than usable cores */
+    bool oversubscribed;         /* more local ranks than the CPUs they may run on together (node/node.c) */
     enum { DMPI_STATE_NONE, DMPI_STATE_INIT, DMPI_STATE_FINALIZED } state;
     char processor_name[MPI_MAX_PROCESSOR_NAME];
 } dmpi_world_t;

@@ -6,6 +6,7 @@
 #include "node/segment.h"
 #include "core/params.h"
 #include "pmi/pmi.h"
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -29,6 +30,50 @@ static void verify_cma(void)
                         "pipelined copy path (check /proc/sys/kernel/yama/ptrace_scope)", failed);
 }
 
+/* This rank's affinity, for the others to see. */
+static void publish_cpus(node_rank_ctl_t *ctl)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) != 0)
+        return;                      /* all zero: counted as no CPU of its own */
+    for (int c = 0; c < CPU_SETSIZE; c++)
+        if (CPU_ISSET(c, &set) && c < 64 * 12)
+            ctl->cpus[c / 64] |= 1ull << (c % 64);
+        else if (CPU_ISSET(c, &set))
+            ctl->cpus_above++;
+}
+
+/* The CPUs the node's ranks may run on together (the union of their
+ * affinities, at least 1). */
+static long node_cpus(void)
+{
+    uint64_t all[12] = {0};
+    uint32_t above = 0;
+    for (int i = 0; i < dmpi_world.local_size; i++) {
+        node_rank_ctl_t *ctl = dmpi_node_rank_ctl(i);
+        for (int w = 0; w < 12; w++)
+            all[w] |= ctl->cpus[w];
+        above = ctl->cpus_above > above ? ctl->cpus_above : above;
+    }
+    long cpus = above;
+    for (int w = 0; w < 12; w++)
+        cpus += __builtin_popcountll(all[w]);
+    return cpus > 0 ? cpus : 1;
+}
+
+/* More ranks on the node than CPUs they may run on together: then waits
+ * yield the core. A rank's own affinity says nothing of it: a launcher
+ * that binds every rank to a core of its own leaves each one a single
+ * CPU, and nobody oversubscribed. */
+static bool ranks_share_cpus(void)
+{
+    long cpus = node_cpus();
+    if (dmpi_world.local_rank == 0)
+        dmpi_verbose(2, "node: %d ranks on %ld CPUs (their affinities together): %s", dmpi_world.local_size, cpus,
+                     dmpi_world.local_size > cpus ? "oversubscribed, waits yield the core" : "not oversubscribed");
+    return dmpi_world.local_size > cpus;
+}
+
 int dmpi_node_init(void)
 {
     int n = dmpi_world.local_size, me = dmpi_world.local_rank;
@@ -38,9 +83,11 @@ int dmpi_node_init(void)
         return -1;
     node_rank_ctl_t *ctl = dmpi_node_rank_ctl(me);
     ctl->probe_addr = dmpi_cma_probe_addr();
+    publish_cpus(ctl);
     atomic_store(&ctl->pid, (int32_t)getpid());
     if (dmpi_pmi_barrier() != 0)
         return -1;
+    dmpi_world.oversubscribed = ranks_share_cpus();
     if (!(dmpi_node_peers = calloc((size_t)n, sizeof *dmpi_node_peers)))
         return -1;
     for (int w = 0; w < dmpi_world.size; w++)

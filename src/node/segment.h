@@ -21,7 +21,9 @@ typedef struct node_rank_ctl {
     _Atomic int32_t pid;
     int32_t ready;
     uint64_t probe_addr;         /* address of a word peers read to test cross-memory attach */
-    char pad[128 - 16];
+    uint64_t cpus[12];           /* the CPUs this rank may run on, 0 .. 767 (its affinity) */
+    uint32_t cpus_above;         /* how many above 767 */
+    char pad[128 - 16 - 96 - 4];
 } node_rank_ctl_t;
 static_assert(sizeof(node_rank_ctl_t) == 128, "rank control is two cache lines");
 

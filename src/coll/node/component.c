@@ -2,21 +2,47 @@
  * of two or more ranks that all share this node. Each blocking call takes
  * the shared-memory path when its sizes fit (node_coll.h), else the table
  * below. Nonblocking calls take it when their data fit the slots
- * (nonblocking.c) and the area exists already; alltoallv and alltoallw
- * always go below. The area is made on the first blocking collective,
- * whichever it is, so every rank makes it in the same call. */
+ * (nonblocking.c) and the area exists already; alltoallw always goes
+ * below, and so does every collective whose point-to-point algorithm the
+ * user forced (DMPI_COLL_<NAME>). The area is made on the first blocking
+ * collective, whichever it is, so every rank makes it in the same call. */
 #include "coll/node/node_coll.h"
 #include "core/op.h"
 #include "core/params.h"
 #include "node/segment.h"
 #include <stdlib.h>
+#include <string.h>
 
 static dmpi_coll_table_t node_table;
 #define BELOW node_table.prev
 
 /* The collectives, numbered for the posts' signatures. */
 enum { K_BARRIER = 1, K_BCAST, K_REDUCE, K_ALLREDUCE, K_REDSCAT, K_REDSCAT_BLOCK, K_SCAN, K_EXSCAN, K_GATHER,
-       K_SCATTER, K_ALLGATHER, K_ALLGATHERV, K_ALLTOALL, K_GATHERV, K_SCATTERV };
+       K_SCATTER, K_ALLGATHER, K_ALLGATHERV, K_ALLTOALL, K_GATHERV, K_SCATTERV, K_ALLTOALLV };
+
+/* The collectives whose point-to-point algorithm DMPI_COLL_<NAME> forces
+ * (bit per K_*): the user asked for that algorithm, so this path steps
+ * aside. The same on every rank (the environment is the job's). */
+static uint32_t forced_kinds;
+
+static void note_forced(void)
+{
+    static const struct { const char *value; uint32_t kinds; } f[] = {
+        {dmpi_params.coll_barrier, 1u << K_BARRIER},
+        {dmpi_params.coll_bcast, 1u << K_BCAST},
+        {dmpi_params.coll_reduce, 1u << K_REDUCE},
+        {dmpi_params.coll_allreduce, 1u << K_ALLREDUCE},
+        {dmpi_params.coll_gather, 1u << K_GATHER},
+        {dmpi_params.coll_scatter, 1u << K_SCATTER},
+        {dmpi_params.coll_allgather, 1u << K_ALLGATHER | 1u << K_ALLGATHERV},
+        {dmpi_params.coll_alltoall, 1u << K_ALLTOALL},
+        {dmpi_params.coll_alltoallv, 1u << K_ALLTOALLV},
+        {dmpi_params.coll_reduce_scatter, 1u << K_REDSCAT | 1u << K_REDSCAT_BLOCK},
+    };
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+        if (strcmp(f[i].value, "auto") != 0)
+            forced_kinds |= f[i].kinds;
+}
 
 /* The state with its area ready (for a nonblocking call, its nonblocking
  * channel), or NULL (then the table below serves). Only a blocking call
@@ -24,6 +50,8 @@ enum { K_BARRIER = 1, K_BCAST, K_REDUCE, K_ALLREDUCE, K_REDSCAT, K_REDSCAT_BLOCK
 static nc_state_t *ready(dmpi_comm_t *c, const char *call, unsigned kind, dmpi_request_t **req)
 {
     nc_state_t *s = nc_state_of(c, BELOW);
+    if (DMPI_UNLIKELY(forced_kinds & 1u << kind))
+        return NULL;
     if (DMPI_UNLIKELY(!s || s->status != NC_READY)) {
         if (req || !s || s->status == NC_OFF || nc_setup(s) != MPI_SUCCESS || s->status != NC_READY)
             return NULL;
@@ -298,6 +326,18 @@ static int node_allgatherv(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi
     return nc_allgatherv(s, sbuf, scount, sdt, rbuf, s->cnt, s->dsp, rdt, mode);
 }
 
+/* Only where every rank may read every other's memory: a rank cannot know
+ * whether the others' exposures fit their slots. In place too. */
+static int node_alltoallv(dmpi_comm_t *c, const void *sbuf, const int *scounts, const int *sdispls,
+                          dmpi_dtype_t *sdt, void *rbuf, const int *rcounts, const int *rdispls, dmpi_dtype_t *rdt,
+                          dmpi_request_t **req)
+{
+    nc_state_t *s;
+    if (req || !(s = ready(c, "MPI_Alltoallv", K_ALLTOALLV, req)) || !s->cma_all)
+        return BELOW->alltoallv(c, sbuf, scounts, sdispls, sdt, rbuf, rcounts, rdispls, rdt, req);
+    return nc_alltoallv(s, sbuf, scounts, sdispls, sdt, rbuf, rcounts, rdispls, rdt);
+}
+
 static int node_alltoall(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dtype_t *sdt, void *rbuf,
                          size_t rcount, dmpi_dtype_t *rdt, dmpi_request_t **req)
 {
@@ -330,6 +370,7 @@ const dmpi_coll_table_t *dmpi_coll_node_claim(dmpi_comm_t *c, const dmpi_coll_ta
     if (!dmpi_params.coll_node || !dmpi_node_seg || dmpi_comm_is_inter(c) || c->size < 2 || !all_on_node(c))
         return NULL;
     if (!node_table.name) {
+        note_forced();
         node_table = (dmpi_coll_table_t){
             .name = "node",
             .prev = below,
@@ -348,7 +389,7 @@ const dmpi_coll_table_t *dmpi_coll_node_claim(dmpi_comm_t *c, const dmpi_coll_ta
             .allgather = node_allgather,
             .allgatherv = node_allgatherv,
             .alltoall = node_alltoall,
-            .alltoallv = below->alltoallv,
+            .alltoallv = node_alltoallv,
             .alltoallw = below->alltoallw,
         };
         dmpi_comm_coll_free_hook = nc_free;

@@ -16,8 +16,6 @@
 #include "node/cma.h"
 #include <string.h>
 
-typedef struct nc_entry { uint64_t at, len; } nc_entry_t;
-
 /* The root's decision, in its post: how the others proceed (and for
  * scatterv by address, where its table is). */
 static void post_decision(nc_state_t *s, uint64_t t, int mode, uint64_t table)

@@ -167,6 +167,12 @@ int nc_expose(nc_state_t *s, uint64_t t, int mode, const void *buf, size_t count
 /* Waits for rank r's post of phase t and returns it; ends the job if r
  * exposed other than `bytes` or ran another collective. */
 nc_post_t *nc_wait_post(nc_state_t *s, int r, uint64_t t, size_t bytes);
+/* The same for a post whose size this rank cannot know (alltoallv): only
+ * the collective is checked. */
+nc_post_t *nc_wait_post_any(nc_state_t *s, int r, uint64_t t);
+/* Where one block of a table-led exposure lies (scatterv, alltoallv): an
+ * offset from the exposure's start, or an address (by address). */
+typedef struct nc_entry { uint64_t at, len; } nc_entry_t;
 /* A post's bytes field: the size, and in the top byte the collective. */
 #define NC_BYTES_MASK ((1ull << 56) - 1)
 static inline uint64_t nc_sig(const nc_state_t *s, size_t bytes) { return (uint64_t)s->kind << 56 | bytes; }
@@ -216,6 +222,9 @@ int nc_gatherv(nc_state_t *s, const void *sbuf, size_t scount, dmpi_dtype_t *sdt
                const int *displs, dmpi_dtype_t *rdt, int root);
 int nc_scatterv(nc_state_t *s, const void *sbuf, const int *scounts, const int *displs, dmpi_dtype_t *sdt,
                 void *rbuf, size_t rcount, dmpi_dtype_t *rdt, int root);
+/* alltoallv.c: NC_BELOW when the call goes to the table below. */
+int nc_alltoallv(nc_state_t *s, const void *sbuf, const int *scounts, const int *sdispls, dmpi_dtype_t *sdt,
+                 void *rbuf, const int *rcounts, const int *rdispls, dmpi_dtype_t *rdt);
 /* Between two typed buffers of this process, through the packed stream. */
 int nc_copy_local(nc_state_t *s, const void *src, size_t scount, dmpi_dtype_t *sdt, void *dst, size_t dcount,
                   dmpi_dtype_t *ddt);

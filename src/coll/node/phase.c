@@ -125,6 +125,15 @@ nc_post_t *nc_wait_post(nc_state_t *s, int r, uint64_t t, size_t bytes)
     return p;
 }
 
+nc_post_t *nc_wait_post_any(nc_state_t *s, int r, uint64_t t)
+{
+    nc_post_t *p = nc_post(s, r, t);
+    nc_wait_ge(s, &p->seq, t, "data", r);
+    if (DMPI_UNLIKELY(p->bytes >> 56 != s->kind))
+        mismatch(s, r, nc_sig(s, 0), p->bytes);
+    return p;
+}
+
 /* ---- exposing ------------------------------------------------------------- */
 
 static bool own_reads_done(void *arg)
