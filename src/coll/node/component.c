@@ -124,13 +124,19 @@ static int red_mode(nc_state_t *s, size_t count, const dmpi_dtype_t *dt, dmpi_re
     return dt->contig ? pick_mode(s, count * dt->size, req) : NC_NONE;
 }
 
-/* Reduce, scan and exscan above the copy limit run as chains of pieces
- * through the slots (chain.c): no single copy, so also where it is denied. */
+/* Reduce, scan and exscan above the copy limit: at two ranks one vector
+ * crosses by single copy, half on each core (pair.c: 0.5-0.7 of the
+ * chain's time from 64 KiB to 1 MiB); otherwise, or where single copy is
+ * denied, chains of pieces through the slots (chain.c). */
 static int chain_mode(nc_state_t *s, size_t count, const dmpi_dtype_t *dt, dmpi_request_t **req)
 {
     if (!dt->contig || count * dt->size <= s->slot / 2)
         return red_mode(s, count, dt, req);
-    return req ? NC_NONE : NC_CHAIN;
+    if (req)
+        return NC_NONE;
+    if (s->n == 2 && s->cma_all)
+        return NC_PAIR;
+    return NC_CHAIN;
 }
 
 static int node_reduce(dmpi_comm_t *c, const void *sbuf, void *rbuf, size_t count, dmpi_dtype_t *dt, dmpi_op_t *op,
@@ -145,6 +151,8 @@ static int node_reduce(dmpi_comm_t *c, const void *sbuf, void *rbuf, size_t coun
                                            .rcount = count, .bytes = count * dt->size, .rdt = dt, .op = op}, req);
     if (mode == NC_CHAIN)
         return nc_reduce_pieces(s, NC_RED_REDUCE, sbuf, rbuf, count, dt, op, root);
+    if (mode == NC_PAIR)
+        return nc_pair_reduce(s, NC_RED_REDUCE, sbuf, rbuf, count, dt, op, root);
     return nc_reduce(s, sbuf, rbuf, count, dt, op, root, mode);
 }
 
@@ -199,6 +207,8 @@ static int node_scan(dmpi_comm_t *c, const void *sbuf, void *rbuf, size_t count,
         return BELOW->scan(c, sbuf, rbuf, count, dt, op, req);
     if (mode == NC_CHAIN)
         return nc_reduce_pieces(s, NC_RED_SCAN, sbuf, rbuf, count, dt, op, -1);
+    if (mode == NC_PAIR)
+        return nc_pair_reduce(s, NC_RED_SCAN, sbuf, rbuf, count, dt, op, -1);
     return nc_scan(s, sbuf, rbuf, count, dt, op, mode, false);
 }
 
@@ -211,6 +221,8 @@ static int node_exscan(dmpi_comm_t *c, const void *sbuf, void *rbuf, size_t coun
         return BELOW->exscan(c, sbuf, rbuf, count, dt, op, req);
     if (mode == NC_CHAIN)
         return nc_reduce_pieces(s, NC_RED_EXSCAN, sbuf, rbuf, count, dt, op, -1);
+    if (mode == NC_PAIR)
+        return nc_pair_reduce(s, NC_RED_EXSCAN, sbuf, rbuf, count, dt, op, -1);
     return nc_scan(s, sbuf, rbuf, count, dt, op, mode, true);
 }
 

@@ -78,7 +78,8 @@ typedef struct nc_area {
 static_assert(sizeof(nc_area_t) == 256, "the header is four cache lines");
 
 enum { NC_UNSET, NC_READY, NC_OFF };   /* state of a communicator's area */
-enum { NC_INL, NC_SLOT, NC_CMA, NC_NONE, NC_CHAIN };  /* how a contribution travels (NC_CHAIN: in pieces, chain.c) */
+/* How a contribution travels (NC_CHAIN: in pieces, chain.c; NC_PAIR: two ranks by single copy, pair.c). */
+enum { NC_INL, NC_SLOT, NC_CMA, NC_NONE, NC_CHAIN, NC_PAIR };
 
 typedef struct nc_state {
     dmpi_comm_t *comm;
@@ -206,6 +207,9 @@ enum { NC_RED_REDUCE, NC_RED_SCAN, NC_RED_EXSCAN };
 /* chain.c: reduce (root >= 0), scan, exscan above the copy limit. */
 int nc_reduce_pieces(nc_state_t *s, int what, const void *sbuf, void *rbuf, size_t count, dmpi_dtype_t *dt,
                      struct dmpi_op *op, int root);
+/* pair.c: the same at two ranks by single copy. */
+int nc_pair_reduce(nc_state_t *s, int what, const void *sbuf, void *rbuf, size_t count, dmpi_dtype_t *dt,
+                   struct dmpi_op *op, int root);
 int nc_reduce_scatter(nc_state_t *s, const void *sbuf, void *rbuf, const size_t *counts, size_t total,
                       dmpi_dtype_t *dt, struct dmpi_op *op, int mode);
 int nc_scan(nc_state_t *s, const void *sbuf, void *rbuf, size_t count, dmpi_dtype_t *dt, struct dmpi_op *op,
