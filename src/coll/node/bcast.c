@@ -6,7 +6,7 @@
  * process_vm_readv, while the root writes the last nth into every such
  * reader with process_vm_writev; both wait until the other side is through.
  * Where single copy is denied, larger messages go through the slots in
- * pieces (nc_bcast_pieces).
+ * pieces (pieces.c).
  * Cost: one flag transfer plus one copy per reader (two through the slot);
  * by address (n - 1) / n of the message copied by every rank at once. */
 #include "coll/node/node_coll.h"
@@ -89,28 +89,3 @@ int nc_bcast(nc_state_t *s, void *buf, size_t count, dmpi_dtype_t *dt, int root,
     return err;
 }
 
-/* Above the copy limit where single copy is denied: pieces of a quarter of
- * the slot ring, each a broadcast through the slots, so that the root
- * packs piece k + 1 in while the others unpack piece k. Pieces are bytes
- * of the packed data (the ranks' datatypes may differ). */
-int nc_bcast_pieces(nc_state_t *s, void *buf, size_t count, dmpi_dtype_t *dt, int root)
-{
-    size_t bytes = count * dt->size, step = s->slot / 4;
-    int err = MPI_SUCCESS;
-    for (size_t off = 0; off < bytes; off += step) {
-        size_t len = bytes - off < step ? bytes - off : step;
-        uint64_t t = nc_next(s);
-        int mode = nc_mode(s, len);
-        if (s->me == root) {
-            nc_post_t *p;
-            dmpi_dtype_pack_range(dt, buf, off, len, nc_expose_begin(s, t, mode, len, &p));
-            nc_publish(p, t);
-        } else {
-            nc_wait_post(s, root, t, len);
-            int e = nc_pull(s, root, t, mode, 0, len, buf, dt, off);
-            err = err != MPI_SUCCESS ? err : e;
-        }
-        nc_set_done(s, t);
-    }
-    return err;
-}

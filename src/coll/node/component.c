@@ -91,6 +91,15 @@ static int pick_mode(const nc_state_t *s, size_t bytes, dmpi_request_t **req)
     return req ? NC_NONE : mode;
 }
 
+/* Blocking calls above the copy limit where single copy is denied go
+ * through the slots in pieces (pieces.c); the point-to-point copy path
+ * hands every cell from one rank to another, which costs a time slice
+ * each when they share a core. Bytes: what pick_mode is asked about. */
+static bool copy_pieces(const nc_state_t *s, size_t bytes, dmpi_request_t **req)
+{
+    return !req && nc_mode(s, bytes) == NC_NONE;
+}
+
 static int node_barrier(dmpi_comm_t *c, dmpi_request_t **req)
 {
     nc_state_t *s;
@@ -107,9 +116,9 @@ static int node_bcast(dmpi_comm_t *c, void *buf, size_t count, dmpi_dtype_t *dt,
     int mode;
     if (!(s = ready(c, "MPI_Bcast", K_BCAST, req)))
         return BELOW->bcast(c, buf, count, dt, root, req);
-    if ((mode = pick_mode(s, count * dt->size, req)) == NC_NONE && !req && !s->cma_all)
+    if (copy_pieces(s, count * dt->size, req))
         return nc_bcast_pieces(s, buf, count, dt, root);
-    if (mode == NC_NONE)
+    if ((mode = pick_mode(s, count * dt->size, req)) == NC_NONE)
         return BELOW->bcast(c, buf, count, dt, root, req);
     if (req)
         return nc_start(s, &(nc_nb_args_t){.kind = NB_BCAST, .mode = mode, .root = root, .rbuf = buf, .rcount = count,
@@ -241,7 +250,11 @@ static int node_gather(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dty
     nc_state_t *s;
     size_t b = rooted_block(c, root, scount, sdt, rcount, rdt, true);
     int mode;
-    if (!(s = ready(c, "MPI_Gather", K_GATHER, req)) || (mode = pick_mode(s, b, req)) == NC_NONE)
+    if (!(s = ready(c, "MPI_Gather", K_GATHER, req)))
+        return BELOW->gather(c, sbuf, scount, sdt, rbuf, rcount, rdt, root, req);
+    if (copy_pieces(s, b, req))
+        return nc_gather_pieces(s, sbuf, scount, sdt, rbuf, rcount, rdt, root, false);
+    if ((mode = pick_mode(s, b, req)) == NC_NONE)
         return BELOW->gather(c, sbuf, scount, sdt, rbuf, rcount, rdt, root, req);
     if (req) {
         bool own = c->rank == root && sbuf != MPI_IN_PLACE;
@@ -261,7 +274,11 @@ static int node_scatter(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dt
     nc_state_t *s;
     size_t b = rooted_block(c, root, scount, sdt, rcount, rdt, false);
     int mode;
-    if (!(s = ready(c, "MPI_Scatter", K_SCATTER, req)) || (mode = pick_mode(s, (size_t)c->size * b, req)) == NC_NONE)
+    if (!(s = ready(c, "MPI_Scatter", K_SCATTER, req)))
+        return BELOW->scatter(c, sbuf, scount, sdt, rbuf, rcount, rdt, root, req);
+    if (copy_pieces(s, (size_t)c->size * b, req))
+        return nc_scatter_pieces(s, sbuf, scount, sdt, rbuf, rcount, rdt, root, false);
+    if ((mode = pick_mode(s, (size_t)c->size * b, req)) == NC_NONE)
         return BELOW->scatter(c, sbuf, scount, sdt, rbuf, rcount, rdt, root, req);
     if (req) {
         bool own = c->rank == root && rbuf != MPI_IN_PLACE;
@@ -300,8 +317,11 @@ static int node_allgather(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_
 {
     nc_state_t *s;
     int mode;
-    if (!(s = ready(c, "MPI_Allgather", K_ALLGATHER, req)) ||
-        (mode = pick_mode(s, rcount * rdt->size, req)) == NC_NONE)
+    if (!(s = ready(c, "MPI_Allgather", K_ALLGATHER, req)))
+        return BELOW->allgather(c, sbuf, scount, sdt, rbuf, rcount, rdt, req);
+    if (copy_pieces(s, rcount * rdt->size, req))
+        return nc_gather_pieces(s, sbuf, scount, sdt, rbuf, rcount, rdt, -1, true);
+    if ((mode = pick_mode(s, rcount * rdt->size, req)) == NC_NONE)
         return BELOW->allgather(c, sbuf, scount, sdt, rbuf, rcount, rdt, req);
     if (req)
         return nc_start(s, &(nc_nb_args_t){.kind = NB_ALLGATHER, .mode = mode, .sbuf = sbuf, .rbuf = rbuf,
@@ -355,8 +375,11 @@ static int node_alltoall(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_d
 {
     nc_state_t *s;
     int mode;
-    if (!(s = ready(c, "MPI_Alltoall", K_ALLTOALL, req)) ||
-        (mode = pick_mode(s, (size_t)c->size * rcount * rdt->size, req)) == NC_NONE)
+    if (!(s = ready(c, "MPI_Alltoall", K_ALLTOALL, req)))
+        return BELOW->alltoall(c, sbuf, scount, sdt, rbuf, rcount, rdt, req);
+    if (copy_pieces(s, (size_t)c->size * rcount * rdt->size, req))
+        return nc_scatter_pieces(s, sbuf, scount, sdt, rbuf, rcount, rdt, -1, true);
+    if ((mode = pick_mode(s, (size_t)c->size * rcount * rdt->size, req)) == NC_NONE)
         return BELOW->alltoall(c, sbuf, scount, sdt, rbuf, rcount, rdt, req);
     if (req)
         return nc_start(s, &(nc_nb_args_t){.kind = NB_ALLTOALL, .mode = mode, .sbuf = sbuf, .rbuf = rbuf,

@@ -197,7 +197,12 @@ void nc_wait_ge(nc_state_t *s, _Atomic uint64_t *w, uint64_t v, const char *flag
  * error; they are called only once the area is ready and the sizes fit. */
 int nc_barrier(nc_state_t *s);
 int nc_bcast(nc_state_t *s, void *buf, size_t count, dmpi_dtype_t *dt, int root, int mode);
+/* pieces.c: above the copy limit where single copy is denied. */
 int nc_bcast_pieces(nc_state_t *s, void *buf, size_t count, dmpi_dtype_t *dt, int root);
+int nc_gather_pieces(nc_state_t *s, const void *sbuf, size_t scount, dmpi_dtype_t *sdt, void *rbuf, size_t rcount,
+                     dmpi_dtype_t *rdt, int root, bool all);
+int nc_scatter_pieces(nc_state_t *s, const void *sbuf, size_t scount, dmpi_dtype_t *sdt, void *rbuf, size_t rcount,
+                      dmpi_dtype_t *rdt, int root, bool all);
 struct dmpi_op;
 int nc_allreduce(nc_state_t *s, const void *sbuf, void *rbuf, size_t count, dmpi_dtype_t *dt, struct dmpi_op *op,
                  int mode);
