@@ -67,7 +67,7 @@ static const param_t table[] = {
      "1: collectives on communicators whose ranks share a node move data through shared memory and flags (docs/collectives.md); 0: point-to-point algorithms only"},
     /* max: two halves of it per rank must fit the budget's share */
     {"COLL_NODE_COPY_MAX", P_SIZE, "32768", "0", "64M", P(coll_node_copy_max),
-     "largest contribution of one rank copied through the communicator's shared area (on communicators of more than 64 ranks at most 2 MiB / ranks, and at least 8 KiB); larger ones are read from the owner's buffer with process_vm_readv, larger reduce, scan and exscan go through the area in pieces of a quarter of twice this"},
+     "largest contribution of one rank copied through the communicator's shared area (on communicators of more than 64 ranks at most 2 MiB / ranks, and at least 8 KiB); larger ones are read from the owner's buffer with process_vm_readv (larger reduce, scan and exscan of more than two ranks, and everything where single copy is denied, go through the area in pieces: docs/collectives.md)"},
     /* min: a chunk smaller than a page costs more in calls than it saves */
     {"COLL_NODE_CHUNK", P_SIZE, "65536", "4096", "1G", P(coll_node_chunk),
      "piece of a large allreduce pulled and reduced at a time (bounds the temporary buffer)"},

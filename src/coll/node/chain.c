@@ -145,7 +145,7 @@ int nc_reduce_pieces(nc_state_t *s, int what, const void *sbuf, void *rbuf, size
     for (size_t i = 0; i < count; i += step) {
         chain_t c = {s, op, dt, nc_next(s), count - i < step ? count - i : step, 0, 0};
         c.bytes = c.count * dt->size;
-        c.mode = nc_mode(s, c.bytes);
+        c.mode = nc_piece_mode(c.bytes);
         size_t off = i * dt->size;
         const char *mine = packed(skip(sbuf == MPI_IN_PLACE ? rbuf : sbuf, off), dt);
         char *out = rbuf ? packed(skip(rbuf, off), dt) : NULL;

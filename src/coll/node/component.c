@@ -139,7 +139,7 @@ static int red_mode(nc_state_t *s, size_t count, const dmpi_dtype_t *dt, dmpi_re
  * denied, chains of pieces through the slots (chain.c). */
 static int chain_mode(nc_state_t *s, size_t count, const dmpi_dtype_t *dt, dmpi_request_t **req)
 {
-    if (!dt->contig || count * dt->size <= s->slot / 2)
+    if (!dt->contig || count * dt->size <= s->copy)
         return red_mode(s, count, dt, req);
     if (req)
         return NC_NONE;

@@ -49,7 +49,7 @@ int nc_gatherv(nc_state_t *s, const void *sbuf, size_t scount, dmpi_dtype_t *sdt
                const int *displs, dmpi_dtype_t *rdt, int root)
 {
     uint64_t t = nc_next(s);
-    size_t half = s->slot / 2;
+    size_t limit = s->copy;
     if (s->me != root) {
         size_t b = scount * sdt->size;
         if (!s->cma_all && read_decision(s, root, t, NULL) == NC_NONE) {
@@ -66,7 +66,7 @@ int nc_gatherv(nc_state_t *s, const void *sbuf, size_t scount, dmpi_dtype_t *sdt
     if (!s->cma_all) {
         bool fits = true;
         for (int r = 0; r < s->n; r++)
-            fits &= r == root || (size_t)rcounts[r] * rdt->size <= half;
+            fits &= r == root || (size_t)rcounts[r] * rdt->size <= limit;
         post_decision(s, t, fits ? NC_SLOT : NC_NONE, 0);
         if (!fits) {
             nc_set_done(s, t);
@@ -136,7 +136,7 @@ static int scatterv_root(nc_state_t *s, uint64_t t, const void *sbuf, const int 
     for (int r = 0; r < s->n; r++)
         total += r == root ? 0 : (size_t)scounts[r] * sdt->size;
     size_t in_slot = (size_t)s->n * sizeof(nc_entry_t) + total;
-    int mode = in_slot <= s->slot / 2 ? NC_SLOT
+    int mode = in_slot <= s->copy ? NC_SLOT
                : s->cma_all                                                   ? NC_CMA
                                                                               : NC_NONE;
     nc_entry_t *tab = NULL;

@@ -26,7 +26,8 @@
  *
  * The area of a communicator of n ranks (the formula docs/collectives.md
  * quotes), with C = COLL_NODE_COPY_MAX:
- *   256 B header + n x 2 x 8320 B rank lines + n x 2 x (C + C / 4) slots,
+ *   256 B header + n x 2 x 8320 B rank lines + n x (R + C / 2) slot rings,
+ * with R = max(2 C, min(8 C, 2 MiB / n)) (area.c),
  * rounded up to pages. */
 #ifndef DMPI_COLL_NODE_COLL_H
 #define DMPI_COLL_NODE_COLL_H
@@ -89,7 +90,8 @@ typedef struct nc_state {
     nc_area_t *area;
     nc_rank_t *ranks;            /* n of them */
     char *slots;                 /* n x slot */
-    size_t slot;                 /* bytes of one rank's slot on this channel (two halves) */
+    size_t slot;                 /* bytes of one rank's slot ring on this channel */
+    size_t copy;                 /* the copy limit on this channel: larger exposures go by address (at most slot / 2) */
     size_t ring_head;            /* where this rank's next slot exposure goes */
     uint64_t *ring_phase;        /* by cache line of the ring: the last phase that wrote there */
     struct nc_state *nbs;        /* the nonblocking channel (its own lines, slots and phases) */
@@ -140,6 +142,9 @@ void *nc_xtmp(nc_state_t *s, size_t bytes);
 
 /* phase.c: the moves every collective is made of. */
 int nc_mode(const nc_state_t *s, size_t bytes);
+/* A piece of a larger call (chain.c, pieces.c: at most a quarter ring,
+ * which may exceed the copy limit) always goes through the ring. */
+static inline int nc_piece_mode(size_t bytes) { return bytes <= NC_INLINE ? NC_INL : NC_SLOT; }
 static inline uint64_t nc_next(nc_state_t *s) { return ++s->t; }
 /* Waits until every rank's done >= v. */
 void nc_wait_done_all(nc_state_t *s, uint64_t v);

@@ -14,7 +14,7 @@ int nc_mode(const nc_state_t *s, size_t bytes)
 {
     if (bytes <= NC_INLINE)
         return NC_INL;
-    if (bytes <= s->slot / 2)
+    if (bytes <= s->copy)
         return NC_SLOT;
     return s->cma_all ? NC_CMA : NC_NONE;
 }

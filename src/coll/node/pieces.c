@@ -30,7 +30,7 @@ static void expose_piece(nc_state_t *s, uint64_t t, const void *buf, size_t coun
 {
     int k = dest_all ? s->n - 1 : 1;
     nc_post_t *p;
-    char *at = nc_expose_begin(s, t, nc_mode(s, (size_t)k * len), (size_t)k * len, &p);
+    char *at = nc_expose_begin(s, t, nc_piece_mode((size_t)k * len), (size_t)k * len, &p);
     for (int r = 0; r < s->n && len; r++) {
         if (!dest_all) {
             dmpi_dtype_pack_range(dt, buf, off, len, at);
@@ -49,7 +49,7 @@ static int take_piece(nc_state_t *s, uint64_t t, int r, int k, size_t index, siz
                       dmpi_dtype_t *dt, size_t off)
 {
     nc_wait_post(s, r, t, (size_t)k * len);
-    return nc_pull(s, r, t, nc_mode(s, (size_t)k * len), index * len, len, dst, dt, off);
+    return nc_pull(s, r, t, nc_piece_mode((size_t)k * len), index * len, len, dst, dt, off);
 }
 
 int nc_bcast_pieces(nc_state_t *s, void *buf, size_t count, dmpi_dtype_t *dt, int root)
