@@ -29,13 +29,10 @@ typedef struct chain {
     int mode;                    /* NC_INL or NC_SLOT */
 } chain_t;
 
-static char *packed(const void *buf, const dmpi_dtype_t *dt) { return (char *)buf + dt->true_lb; }
-static void *typed(const char *p, const dmpi_dtype_t *dt) { return (void *)(p - dt->true_lb); }
-
 /* inout = in op inout, on packed pieces. */
 static int fold(const chain_t *c, const char *in, char *inout)
 {
-    return dmpi_op_apply(c->op, typed(in, c->dt), typed(inout, c->dt), c->count, c->dt);
+    return dmpi_op_apply(c->op, nc_typed(in, c->dt), nc_typed(inout, c->dt), c->count, c->dt);
 }
 
 /* inout = inout op acc (inout holding v_me, in front), without a second
@@ -147,8 +144,8 @@ int nc_reduce_pieces(nc_state_t *s, int what, const void *sbuf, void *rbuf, size
         c.bytes = c.count * dt->size;
         c.mode = nc_piece_mode(c.bytes);
         size_t off = i * dt->size;
-        const char *mine = packed(skip(sbuf == MPI_IN_PLACE ? rbuf : sbuf, off), dt);
-        char *out = rbuf ? packed(skip(rbuf, off), dt) : NULL;
+        const char *mine = nc_packed(skip(sbuf == MPI_IN_PLACE ? rbuf : sbuf, off), dt);
+        char *out = rbuf ? nc_packed(skip(rbuf, off), dt) : NULL;
         int e = what == NC_RED_REDUCE ? reduce_piece(&c, s->order, mine, out, root)
                                       : scan_piece(&c, mine, out, what == NC_RED_EXSCAN);
         if (err == MPI_SUCCESS)

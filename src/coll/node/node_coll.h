@@ -139,6 +139,10 @@ static inline void *nc_block(const void *buf, size_t i, size_t count, const dmpi
     return (char *)buf + (MPI_Aint)(i * count) * dt->extent;
 }
 void *nc_xtmp(nc_state_t *s, size_t bytes);
+/* A contiguous type's data at buf as packed bytes, and back (reductions
+ * fold packed bytes with dmpi_op_apply, which takes typed pointers). */
+static inline char *nc_packed(const void *buf, const dmpi_dtype_t *dt) { return (char *)buf + dt->true_lb; }
+static inline void *nc_typed(const char *p, const dmpi_dtype_t *dt) { return (void *)(p - dt->true_lb); }
 
 /* phase.c: the moves every collective is made of. */
 int nc_mode(const nc_state_t *s, size_t bytes);

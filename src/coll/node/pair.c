@@ -15,9 +15,6 @@
 #include "node/cma.h"
 #include <string.h>
 
-static char *packed(const void *buf, const dmpi_dtype_t *dt) { return (char *)buf + dt->true_lb; }
-static void *typed(const char *p, const dmpi_dtype_t *dt) { return (void *)(p - dt->true_lb); }
-
 static int cma_error(nc_state_t *s, const char *what, int err)
 {
     return dmpi_err(MPI_ERR_OTHER, "%s: %s the other rank's buffer failed (%s)", s->call, what, strerror(err));
@@ -56,7 +53,7 @@ static int receive_and_fold(nc_state_t *s, dmpi_op_t *op, dmpi_dtype_t *dt, size
      * put M on the side it belongs: in = M, inout = X gives M op X. */
     if (mine != out && (!x_left || commute)) {
         int err = transfer(s, false, NULL, out, bytes);
-        return err ? err : dmpi_op_apply(op, typed(mine, dt), typed(out, dt), count, dt);
+        return err ? err : dmpi_op_apply(op, nc_typed(mine, dt), nc_typed(out, dt), count, dt);
     }
     char *x = nc_tmp(s, bytes);
     if (!x)
@@ -67,9 +64,9 @@ static int receive_and_fold(nc_state_t *s, dmpi_op_t *op, dmpi_dtype_t *dt, size
     if (x_left || commute) {         /* in = X, inout = M: X op M */
         if (mine != out)
             memcpy(out, mine, bytes);
-        return dmpi_op_apply(op, typed(x, dt), typed(out, dt), count, dt);
+        return dmpi_op_apply(op, nc_typed(x, dt), nc_typed(out, dt), count, dt);
     }
-    err = dmpi_op_apply(op, typed(mine, dt), typed(x, dt), count, dt);   /* M op X, in scratch */
+    err = dmpi_op_apply(op, nc_typed(mine, dt), nc_typed(x, dt), count, dt);   /* M op X, in scratch */
     if (err == MPI_SUCCESS)
         memcpy(out, x, bytes);
     return err;
@@ -79,20 +76,20 @@ int nc_pair_reduce(nc_state_t *s, int what, const void *sbuf, void *rbuf, size_t
                    dmpi_op_t *op, int root)
 {
     size_t bytes = count * dt->size;
-    const char *mine = packed(sbuf == MPI_IN_PLACE ? rbuf : sbuf, dt);
+    const char *mine = nc_packed(sbuf == MPI_IN_PLACE ? rbuf : sbuf, dt);
     int me = s->me;
     if (what == NC_RED_REDUCE) {
         if (me != root)
             return transfer(s, true, mine, NULL, bytes);
-        return receive_and_fold(s, op, dt, count, mine, packed(rbuf, dt), root == 1);
+        return receive_and_fold(s, op, dt, count, mine, nc_packed(rbuf, dt), root == 1);
     }
     if (me == 0) {                   /* scan, exscan: rank 0 sends */
         int err = transfer(s, true, mine, NULL, bytes);
         if (what == NC_RED_SCAN && sbuf != MPI_IN_PLACE)
-            memcpy(packed(rbuf, dt), mine, bytes);
+            memcpy(nc_packed(rbuf, dt), mine, bytes);
         return err;
     }
     if (what == NC_RED_EXSCAN)       /* rank 1's own vector is no one's input */
-        return transfer(s, false, NULL, packed(rbuf, dt), bytes);
-    return receive_and_fold(s, op, dt, count, mine, packed(rbuf, dt), true);
+        return transfer(s, false, NULL, nc_packed(rbuf, dt), bytes);
+    return receive_and_fold(s, op, dt, count, mine, nc_packed(rbuf, dt), true);
 }

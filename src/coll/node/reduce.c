@@ -114,7 +114,6 @@ static int reduce_range(red_t *x, int lo, int hi, size_t first, size_t n, char *
     return reduce_ranks(x, x->s->order + lo, hi - lo + 1, first, n, out);
 }
 
-static char *packed(void *buf, dmpi_dtype_t *dt) { return (char *)buf + dt->true_lb; }
 
 /* Phase one of every reduction: this rank's vector exposed. */
 static int expose_vector(red_t *x, const void *sbuf, void *rbuf, size_t count)
@@ -144,7 +143,7 @@ static int reduce_two_level(red_t *x, void *rbuf, size_t count, const int *root)
 {
     nc_state_t *s = x->s;
     bool lead = s->leader[s->group_of[s->me]] == s->me;
-    char *out = !root || *root == s->me ? packed(rbuf, x->dt) : NULL;
+    char *out = !root || *root == s->me ? nc_packed(rbuf, x->dt) : NULL;
     void *part = rbuf;
     int err = MPI_SUCCESS;
     if (lead && !root)
@@ -175,7 +174,7 @@ int nc_allreduce(nc_state_t *s, const void *sbuf, void *rbuf, size_t count, dmpi
         return err != MPI_SUCCESS ? err : reduce_two_level(&x, rbuf, count, NULL);
     if (mode != NC_CMA) {
         if (err == MPI_SUCCESS)
-            err = reduce_range(&x, 0, s->n - 1, 0, bytes, packed(rbuf, dt));
+            err = reduce_range(&x, 0, s->n - 1, 0, bytes, nc_packed(rbuf, dt));
         nc_set_done(s, x.t);
         return err;
     }
@@ -184,7 +183,7 @@ int nc_allreduce(nc_state_t *s, const void *sbuf, void *rbuf, size_t count, dmpi
     size_t first, len;
     piece(count, s->n, s->me, dt->size, &first, &len);
     if (err == MPI_SUCCESS)
-        err = reduce_range(&x, 0, s->n - 1, first, len, packed(rbuf, dt) + first);
+        err = reduce_range(&x, 0, s->n - 1, first, len, nc_packed(rbuf, dt) + first);
     nc_set_done(s, x.t);
     uint64_t t2 = nc_next(s);
     int err2 = nc_expose(s, t2, NC_CMA, rbuf, count, dt, bytes);
@@ -193,7 +192,7 @@ int nc_allreduce(nc_state_t *s, const void *sbuf, void *rbuf, size_t count, dmpi
             continue;
         piece(count, s->n, r, dt->size, &first, &len);
         nc_wait_post(s, r, t2, bytes);
-        err2 = nc_pull(s, r, t2, NC_CMA, first, len, packed(rbuf, dt) + first, NULL, 0);
+        err2 = nc_pull(s, r, t2, NC_CMA, first, len, nc_packed(rbuf, dt) + first, NULL, 0);
     }
     nc_set_done(s, t2);
     nc_wait_done_all(s, t2);         /* nobody reads sbuf or rbuf any more */
@@ -210,7 +209,7 @@ int nc_reduce(nc_state_t *s, const void *sbuf, void *rbuf, size_t count, dmpi_dt
     if (two_level(s, op))
         return err != MPI_SUCCESS ? err : reduce_two_level(&x, rbuf, count, &root);
     if (err == MPI_SUCCESS && am_root)
-        err = reduce_range(&x, 0, s->n - 1, 0, x.total, packed(rbuf, dt));
+        err = reduce_range(&x, 0, s->n - 1, 0, x.total, nc_packed(rbuf, dt));
     nc_set_done(s, x.t);
     return err;
 }
@@ -229,7 +228,7 @@ int nc_reduce_scatter(nc_state_t *s, const void *sbuf, void *rbuf, const size_t 
     size_t len = counts[s->me] * dt->size;
     int err = expose_vector(&x, sbuf, rbuf, total);
     bool staged = mode == NC_CMA && sbuf == MPI_IN_PLACE;
-    char *out = staged ? nc_xtmp(s, len ? len : 1) : packed(rbuf, dt);
+    char *out = staged ? nc_xtmp(s, len ? len : 1) : nc_packed(rbuf, dt);
     if (staged && !out && err == MPI_SUCCESS)
         err = dmpi_err(MPI_ERR_NO_MEM, "%s: no memory for %zu bytes", s->call, len);
     if (err == MPI_SUCCESS)
@@ -238,7 +237,7 @@ int nc_reduce_scatter(nc_state_t *s, const void *sbuf, void *rbuf, const size_t 
     if (mode == NC_CMA)
         nc_wait_done_all(s, x.t);
     if (staged && err == MPI_SUCCESS)
-        memcpy(packed(rbuf, dt), out, len);
+        memcpy(nc_packed(rbuf, dt), out, len);
     return err;
 }
 
@@ -253,7 +252,7 @@ int nc_scan(nc_state_t *s, const void *sbuf, void *rbuf, size_t count, dmpi_dtyp
     int err = expose_vector(&x, sbuf, rbuf, count);
     int hi = exclusive ? s->me - 1 : s->me;
     if (err == MPI_SUCCESS && hi >= 0)
-        err = reduce_range(&x, 0, hi, 0, x.total, packed(rbuf, dt));
+        err = reduce_range(&x, 0, hi, 0, x.total, nc_packed(rbuf, dt));
     nc_set_done(s, x.t);
     return err;
 }
