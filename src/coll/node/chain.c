@@ -10,6 +10,8 @@
  *   (v_r op acc, the order non-commutative ops need), rank 0 handing the
  *   result to the root if that is another rank; for a commutative op the
  *   chain instead starts after the root and ends at it.
+ * Allreduce where single copy is denied is the reduce to rank 0 followed by
+ * the broadcast in pieces (pieces.c).
  * Cost per rank: one pass copying and one applying the op over the vector,
  * whatever n is; no single copy (so this also serves where it is denied).
  * Reading the others' vectors by address made every rank fold all of the
@@ -122,6 +124,15 @@ static int reduce_piece(chain_t *c, const int *order, const char *mine, char *ou
         dmpi_copy(out, partial_of(c, last), c->bytes);
     nc_set_done(s, c->t);
     return err;
+}
+
+/* Allreduce where single copy is denied: the chain's reduce to rank 0,
+ * then the result broadcast from it in pieces (pieces.c). */
+int nc_allreduce_pieces(nc_state_t *s, const void *sbuf, void *rbuf, size_t count, dmpi_dtype_t *dt, dmpi_op_t *op)
+{
+    int err = nc_reduce_pieces(s, NC_RED_REDUCE, sbuf, rbuf, count, dt, op, 0);
+    int e = nc_bcast_pieces(s, rbuf, count, dt, 0);
+    return err != MPI_SUCCESS ? err : e;
 }
 
 static const char *skip(const void *p, size_t off) { return p && p != MPI_IN_PLACE ? (const char *)p + off : p; }

@@ -170,7 +170,11 @@ static int node_allreduce(dmpi_comm_t *c, const void *sbuf, void *rbuf, size_t c
 {
     nc_state_t *s;
     int mode;
-    if (!(s = ready(c, "MPI_Allreduce", K_ALLREDUCE, req)) || (mode = red_mode(s, count, dt, req)) == NC_NONE)
+    if (!(s = ready(c, "MPI_Allreduce", K_ALLREDUCE, req)))
+        return BELOW->allreduce(c, sbuf, rbuf, count, dt, op, req);
+    if (dt->contig && copy_pieces(s, count * dt->size, req))
+        return nc_allreduce_pieces(s, sbuf, rbuf, count, dt, op);
+    if ((mode = red_mode(s, count, dt, req)) == NC_NONE)
         return BELOW->allreduce(c, sbuf, rbuf, count, dt, op, req);
     if (req)
         return nc_start(s, &(nc_nb_args_t){.kind = NB_REDUCE, .mode = mode, .root = -1, .sbuf = sbuf, .rbuf = rbuf,

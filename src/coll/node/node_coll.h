@@ -218,9 +218,12 @@ int nc_allreduce(nc_state_t *s, const void *sbuf, void *rbuf, size_t count, dmpi
 int nc_reduce(nc_state_t *s, const void *sbuf, void *rbuf, size_t count, dmpi_dtype_t *dt, struct dmpi_op *op,
               int root, int mode);
 enum { NC_RED_REDUCE, NC_RED_SCAN, NC_RED_EXSCAN };
-/* chain.c: reduce (root >= 0), scan, exscan above the copy limit. */
+/* chain.c: reduce (root >= 0), scan, exscan above the copy limit, and
+ * allreduce above it where single copy is denied. */
 int nc_reduce_pieces(nc_state_t *s, int what, const void *sbuf, void *rbuf, size_t count, dmpi_dtype_t *dt,
                      struct dmpi_op *op, int root);
+int nc_allreduce_pieces(nc_state_t *s, const void *sbuf, void *rbuf, size_t count, dmpi_dtype_t *dt,
+                        struct dmpi_op *op);
 /* pair.c: the same at two ranks by single copy. */
 int nc_pair_reduce(nc_state_t *s, int what, const void *sbuf, void *rbuf, size_t count, dmpi_dtype_t *dt,
                    struct dmpi_op *op, int root);
