@@ -14,12 +14,6 @@
 #include <stdint.h>
 #include <string.h>
 
-/* buf + i extents by integer arithmetic: buf may be MPI_BOTTOM (NULL). */
-static void *block(const void *buf, int i, const dmpi_dtype_t *dt)
-{
-    return (void *)((uintptr_t)buf + (uintptr_t)((MPI_Aint)i * dt->extent));
-}
-
 static size_t table_bytes(const nc_state_t *s) { return (size_t)s->n * sizeof(nc_entry_t); }
 
 /* Table and blocks packed at `at` (offsets from it). */
@@ -33,7 +27,7 @@ static void pack_all(nc_state_t *s, char *at, const void *sbuf, const int *scoun
         nc_entry_t e = {off, len};
         memcpy(&tab[r], &e, sizeof e);
         if (len)
-            dmpi_dtype_pack(sdt, (size_t)scounts[r], block(sbuf, sdispls[r], sdt), at + off);
+            dmpi_dtype_pack(sdt, (size_t)scounts[r], nc_block(sbuf, (size_t)sdispls[r], 1, sdt), at + off);
         off += len;
     }
 }
@@ -51,7 +45,7 @@ static nc_entry_t *address_table(nc_state_t *s, const void *sbuf, const int *sco
     char *next = mem + table_bytes(s);
     for (int r = 0; r < s->n; r++) {
         size_t len = r == s->me ? 0 : (size_t)scounts[r] * sdt->size;
-        const char *blk = block(sbuf, sdispls[r], sdt);
+        const char *blk = nc_block(sbuf, (size_t)sdispls[r], 1, sdt);
         uint64_t at = (uint64_t)(uintptr_t)(blk + sdt->true_lb);
         if (copy && len) {
             dmpi_dtype_pack(sdt, (size_t)scounts[r], blk, next);
@@ -132,15 +126,15 @@ int nc_alltoallv(nc_state_t *s, const void *sbuf, const int *scounts, const int 
     uint64_t t = nc_next(s);
     int mode, err = expose(s, t, sbuf, scounts, sdispls, sdt, in_place, &mode);
     if (!in_place && err == MPI_SUCCESS)
-        err = nc_copy_local(s, block(sbuf, sdispls[s->me], sdt), (size_t)scounts[s->me], sdt,
-                            block(rbuf, rdispls[s->me], rdt), (size_t)rcounts[s->me], rdt);
+        err = nc_copy_local(s, nc_block(sbuf, (size_t)sdispls[s->me], 1, sdt), (size_t)scounts[s->me], sdt,
+                            nc_block(rbuf, (size_t)rdispls[s->me], 1, rdt), (size_t)rcounts[s->me], rdt);
     /* From the next rank on, so that no rank is everyone's first reader. */
     for (int i = 1; i < s->n; i++) {
         int r = (s->me + i) % s->n;
         size_t len = (size_t)rcounts[r] * rdt->size;
         if (len == 0)
             continue;
-        int e = receive(s, t, r, len, block(rbuf, rdispls[r], rdt), rdt);
+        int e = receive(s, t, r, len, nc_block(rbuf, (size_t)rdispls[r], 1, rdt), rdt);
         err = err != MPI_SUCCESS ? err : e;
     }
     nc_set_done(s, t);

@@ -49,9 +49,9 @@ static void note_forced(void)
  * (req NULL) makes the area. */
 static nc_state_t *ready(dmpi_comm_t *c, const char *call, unsigned kind, dmpi_request_t **req)
 {
-    nc_state_t *s = nc_state_of(c, BELOW);
     if (DMPI_UNLIKELY(forced_kinds & 1u << kind))
         return NULL;
+    nc_state_t *s = nc_state_of(c, BELOW);
     if (DMPI_UNLIKELY(!s || s->status != NC_READY)) {
         if (req || !s || s->status == NC_OFF || nc_setup(s) != MPI_SUCCESS || s->status != NC_READY)
             return NULL;
@@ -148,6 +148,16 @@ static int chain_mode(nc_state_t *s, size_t count, const dmpi_dtype_t *dt, dmpi_
     return NC_CHAIN;
 }
 
+/* A reduce, scan or exscan whose chain_mode is NC_PAIR or NC_CHAIN. */
+static bool large(int mode) { return mode == NC_PAIR || mode == NC_CHAIN; }
+
+static int large_reduction(nc_state_t *s, int mode, int what, const void *sbuf, void *rbuf, size_t count,
+                           dmpi_dtype_t *dt, dmpi_op_t *op, int root)
+{
+    return mode == NC_PAIR ? nc_pair_reduce(s, what, sbuf, rbuf, count, dt, op, root)
+                           : nc_reduce_pieces(s, what, sbuf, rbuf, count, dt, op, root);
+}
+
 static int node_reduce(dmpi_comm_t *c, const void *sbuf, void *rbuf, size_t count, dmpi_dtype_t *dt, dmpi_op_t *op,
                        int root, dmpi_request_t **req)
 {
@@ -158,10 +168,8 @@ static int node_reduce(dmpi_comm_t *c, const void *sbuf, void *rbuf, size_t coun
     if (req)
         return nc_start(s, &(nc_nb_args_t){.kind = NB_REDUCE, .mode = mode, .root = root, .sbuf = sbuf, .rbuf = rbuf,
                                            .rcount = count, .bytes = count * dt->size, .rdt = dt, .op = op}, req);
-    if (mode == NC_CHAIN)
-        return nc_reduce_pieces(s, NC_RED_REDUCE, sbuf, rbuf, count, dt, op, root);
-    if (mode == NC_PAIR)
-        return nc_pair_reduce(s, NC_RED_REDUCE, sbuf, rbuf, count, dt, op, root);
+    if (large(mode))
+        return large_reduction(s, mode, NC_RED_REDUCE, sbuf, rbuf, count, dt, op, root);
     return nc_reduce(s, sbuf, rbuf, count, dt, op, root, mode);
 }
 
@@ -218,10 +226,8 @@ static int node_scan(dmpi_comm_t *c, const void *sbuf, void *rbuf, size_t count,
     int mode;
     if (req || !(s = ready(c, "MPI_Scan", K_SCAN, req)) || (mode = chain_mode(s, count, dt, req)) == NC_NONE)
         return BELOW->scan(c, sbuf, rbuf, count, dt, op, req);
-    if (mode == NC_CHAIN)
-        return nc_reduce_pieces(s, NC_RED_SCAN, sbuf, rbuf, count, dt, op, -1);
-    if (mode == NC_PAIR)
-        return nc_pair_reduce(s, NC_RED_SCAN, sbuf, rbuf, count, dt, op, -1);
+    if (large(mode))
+        return large_reduction(s, mode, NC_RED_SCAN, sbuf, rbuf, count, dt, op, -1);
     return nc_scan(s, sbuf, rbuf, count, dt, op, mode, false);
 }
 
@@ -232,10 +238,8 @@ static int node_exscan(dmpi_comm_t *c, const void *sbuf, void *rbuf, size_t coun
     int mode;
     if (req || !(s = ready(c, "MPI_Exscan", K_EXSCAN, req)) || (mode = chain_mode(s, count, dt, req)) == NC_NONE)
         return BELOW->exscan(c, sbuf, rbuf, count, dt, op, req);
-    if (mode == NC_CHAIN)
-        return nc_reduce_pieces(s, NC_RED_EXSCAN, sbuf, rbuf, count, dt, op, -1);
-    if (mode == NC_PAIR)
-        return nc_pair_reduce(s, NC_RED_EXSCAN, sbuf, rbuf, count, dt, op, -1);
+    if (large(mode))
+        return large_reduction(s, mode, NC_RED_EXSCAN, sbuf, rbuf, count, dt, op, -1);
     return nc_scan(s, sbuf, rbuf, count, dt, op, mode, true);
 }
 

@@ -147,7 +147,7 @@ static int scatterv_root(nc_state_t *s, uint64_t t, const void *sbuf, const int 
         where = (uint64_t)(uintptr_t)tab;
     if (mode == NC_SLOT) {
         where = nc_slot_begin(s, t, in_slot);
-        scatterv_slot(s, s->slots + (size_t)s->me * s->slot + where, sbuf, scounts, displs, sdt, root);
+        scatterv_slot(s, nc_ring(s, s->me) + where, sbuf, scounts, displs, sdt, root);
     }
     post_decision(s, t, mode, where);
     int err = MPI_SUCCESS;
@@ -172,7 +172,7 @@ int nc_scatterv(nc_state_t *s, const void *sbuf, const int *scounts, const int *
     nc_entry_t e;
     int err = MPI_SUCCESS;
     if (mode == NC_SLOT) {
-        const char *slot = s->slots + (size_t)root * s->slot + table;
+        const char *slot = nc_ring(s, root) + table;
         memcpy(&e, slot + (size_t)s->me * sizeof e, sizeof e);
         if (e.len != b)
             length_mismatch(s, root, b, e.len);

@@ -127,16 +127,17 @@ nc_state_t *nc_state_of(dmpi_comm_t *c, const dmpi_coll_table_t *below);
 void nc_free(dmpi_comm_t *c);
 static inline nc_rank_t *nc_rank(nc_state_t *s, int r) { return &s->ranks[r]; }
 static inline nc_post_t *nc_post(nc_state_t *s, int r, uint64_t t) { return &s->ranks[r].post[t % NC_DEPTH]; }
-/* Where rank r's slot exposure of post p lies (its offset rides in the post). */
-static inline char *nc_slot_of(nc_state_t *s, int r, const nc_post_t *p)
-{
-    return s->slots + (size_t)r * s->slot + p->addr;
-}
+/* Rank r's slot ring, and where its slot exposure of post p lies (the
+ * offset rides in the post). */
+static inline char *nc_ring(nc_state_t *s, int r) { return s->slots + (size_t)r * s->slot; }
+static inline char *nc_slot_of(nc_state_t *s, int r, const nc_post_t *p) { return nc_ring(s, r) + p->addr; }
 void *nc_tmp(nc_state_t *s, size_t bytes);
-/* Block i of `count` elements of dt in a user buffer (extents apply). */
+/* Block i of `count` elements of dt in a user buffer (extents apply; a
+ * negative displacement passed as size_t comes out right). By integer
+ * arithmetic: buf may be MPI_BOTTOM (NULL) with absolute displacements. */
 static inline void *nc_block(const void *buf, size_t i, size_t count, const dmpi_dtype_t *dt)
 {
-    return (char *)buf + (MPI_Aint)(i * count) * dt->extent;
+    return (void *)((uintptr_t)buf + (uintptr_t)((MPI_Aint)(i * count) * dt->extent));
 }
 void *nc_xtmp(nc_state_t *s, size_t bytes);
 /* A contiguous type's data at buf as packed bytes, and back (reductions

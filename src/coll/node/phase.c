@@ -271,8 +271,8 @@ int nc_pull(nc_state_t *s, int r, uint64_t t, int mode, size_t first, size_t n, 
          * same size most likely follows this one in the ring. */
         size_t next = p->addr + ring_len(bytes);
         if (next + bytes <= s->slot) {
-            __builtin_prefetch(src - p->addr + next);
-            __builtin_prefetch(src - p->addr + next + 64);
+            __builtin_prefetch(nc_ring(s, r) + next);
+            __builtin_prefetch(nc_ring(s, r) + next + 64);
         }
         return MPI_SUCCESS;
     }

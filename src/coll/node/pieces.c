@@ -31,15 +31,12 @@ static void expose_piece(nc_state_t *s, uint64_t t, const void *buf, size_t coun
     int k = dest_all ? s->n - 1 : 1;
     nc_post_t *p;
     char *at = nc_expose_begin(s, t, nc_piece_mode((size_t)k * len), (size_t)k * len, &p);
-    for (int r = 0; r < s->n && len; r++) {
-        if (!dest_all) {
-            dmpi_dtype_pack_range(dt, buf, off, len, at);
-            break;
-        }
+    if (!dest_all)
+        dmpi_dtype_pack_range(dt, buf, off, len, at);
+    for (int r = 0; dest_all && r < s->n; r++)
         if (r != s->me)
             dmpi_dtype_pack_range(dt, nc_block(buf, (size_t)r, count, dt), off, len,
                                   at + slot_index(s->me, r) * len);
-    }
     nc_publish(p, t);
 }
 
