@@ -22,6 +22,10 @@
  *   0 0.45 0.00
  *   ...
  * Extra ranks (if started with more than 2) only take part in the barriers.
+ * With -T SECONDS the ping-pong runs for a time instead of a count: a
+ * quarter of it warm-up, then SECONDS measured (rank 0 ends each phase with a
+ * message of its own tag), so extra ranks have long settled into their wait
+ * and an MPI whose round trip takes milliseconds still finishes.
  */
 #define _GNU_SOURCE
 #include <mpi.h>
@@ -36,6 +40,7 @@
 #define TAG_DATA 1
 #define TAG_ACK 2
 #define TAG_CHECK 3
+#define TAG_LAST 4     /* -T: the last ping-pong of a phase */
 #define LARGE_SIZE 8192 /* above this, iteration counts shrink with size */
 
 struct options {
@@ -48,6 +53,7 @@ struct options {
     int bw_iters, bw_warmup;   /* windows, for sizes <= LARGE_SIZE */
     int window;
     int check;
+    double lat_seconds;        /* -T: time-based ping-pong (0: counts) */
 };
 
 static int rank, nranks;
@@ -58,7 +64,7 @@ static void usage(void)
         fprintf(stderr,
                 "usage: osu_pingpong [-t lat,bw,bibw] [-m MAX] [-n MIN] [-s S1,S2,...]\n"
                 "                    [-i LAT_ITERS] [-x LAT_WARMUP] [-I BW_ITERS] [-X BW_WARMUP]\n"
-                "                    [-W WINDOW] [-C]\n"
+                "                    [-W WINDOW] [-T SECONDS] [-C]\n"
                 "  -t  tests to run (default lat,bw,bibw)\n"
                 "  -m  largest size in bytes, suffix K/M/G allowed (default 4M)\n"
                 "  -n  smallest size (default 0)\n"
@@ -68,6 +74,7 @@ static void usage(void)
                 "  -I  bw/bibw windows for sizes <= 8K (default 200; scaled down above)\n"
                 "  -X  bw/bibw warm-up windows (default 20)\n"
                 "  -W  window size for bw/bibw (default 64)\n"
+                "  -T  ping-pong for SECONDS after SECONDS/4 of warm-up, instead of -i/-x\n"
                 "  -C  skip the per-size data check\n");
 }
 
@@ -99,9 +106,10 @@ static void parse_options(int argc, char **argv, struct options *o)
     o->bw_warmup = 20;
     o->window = 64;
     o->check = 1;
+    o->lat_seconds = 0;
 
     int c;
-    while ((c = getopt(argc, argv, "t:m:n:s:i:x:I:X:W:Ch")) != -1) {
+    while ((c = getopt(argc, argv, "t:m:n:s:i:x:I:X:W:T:Ch")) != -1) {
         switch (c) {
         case 't':
             o->do_lat = strstr(optarg, "lat") != NULL;
@@ -130,6 +138,7 @@ static void parse_options(int argc, char **argv, struct options *o)
         case 'I': o->bw_iters = atoi(optarg); break;
         case 'X': o->bw_warmup = atoi(optarg); break;
         case 'W': o->window = atoi(optarg); break;
+        case 'T': o->lat_seconds = atof(optarg); break;
         case 'C': o->check = 0; break;
         default:
             usage();
@@ -237,6 +246,42 @@ static double pingpong(unsigned char *sbuf, unsigned char *rbuf, size_t size, in
     double t = MPI_Wtime() - t0;
     MPI_Barrier(MPI_COMM_WORLD);
     return t;
+}
+
+/* Ping-pongs between ranks 0 and 1 for `seconds` (rank 0 reads the clock
+ * every 16 round trips and tags the last one TAG_LAST); returns the round
+ * trips done, their time in *elapsed (on rank 0). */
+static long pingpong_for(unsigned char *sbuf, unsigned char *rbuf, size_t size, double seconds, double *elapsed)
+{
+    long n = 0;
+    double t0 = MPI_Wtime();
+    for (int last = 0; !last; n++) {
+        if (rank == 0) {
+            last = (n & 15) == 15 && MPI_Wtime() - t0 >= seconds;
+            MPI_Send(sbuf, (int)size, MPI_CHAR, 1, last ? TAG_LAST : TAG_DATA, MPI_COMM_WORLD);
+            MPI_Recv(rbuf, (int)size, MPI_CHAR, 1, TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else if (rank == 1) {
+            MPI_Status st;
+            MPI_Recv(rbuf, (int)size, MPI_CHAR, 0, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+            MPI_Send(sbuf, (int)size, MPI_CHAR, 0, TAG_DATA, MPI_COMM_WORLD);
+            last = st.MPI_TAG == TAG_LAST;
+        } else {
+            last = 1;
+        }
+    }
+    *elapsed = MPI_Wtime() - t0;
+    return n;
+}
+
+/* -T: latency in seconds per round trip, measured after a warm-up. */
+static double pingpong_timed(unsigned char *sbuf, unsigned char *rbuf, size_t size, double seconds)
+{
+    double t;
+    MPI_Barrier(MPI_COMM_WORLD);
+    pingpong_for(sbuf, rbuf, size, seconds / 4, &t);
+    long n = pingpong_for(sbuf, rbuf, size, seconds, &t);
+    MPI_Barrier(MPI_COMM_WORLD);
+    return t / (double)n;
 }
 
 static double stream_bw(unsigned char *sbuf, unsigned char *rbuf, size_t size, int iters,
@@ -348,11 +393,16 @@ int main(int argc, char **argv)
             if (o.check)
                 check_size(sbuf, rbuf, size, 1);
             memset(sbuf, 'a', size);
-            int iters = scaled(o.lat_iters, size, 100);
-            int warmup = scaled(o.lat_warmup, size, 10);
-            double t = pingpong(sbuf, rbuf, size, iters, warmup);
+            double rtt;
+            if (o.lat_seconds > 0) {
+                rtt = pingpong_timed(sbuf, rbuf, size, o.lat_seconds);
+            } else {
+                int iters = scaled(o.lat_iters, size, 100);
+                int warmup = scaled(o.lat_warmup, size, 10);
+                rtt = pingpong(sbuf, rbuf, size, iters, warmup) / iters;
+            }
             if (rank == 0) {
-                double lat_us = t * 1e6 / (2.0 * iters);
+                double lat_us = rtt * 1e6 / 2.0;
                 printf("%zu %.3f %.2f\n", size, lat_us, lat_us > 0 ? size / lat_us : 0.0);
                 fflush(stdout);
             }

@@ -47,6 +47,11 @@ static const param_t table[] = {
     /* min: 0 would yield at the first idle poll; max: 10^9 polls are minutes of spinning already */
     {"SPIN_COUNT", P_INT, "100", "1", "1000000000", P(spin_count),
      "idle polls before a waiting rank starts yielding its core between polls, when ranks outnumber cores (16 times as many otherwise)"},
+    /* max: a second; longer naps would make a rank deaf for longer than any wait needs */
+    {"IDLE_NAP", P_DOUBLE, "1000", "0", "1e6", P(idle_nap),
+     "longest sleep (microseconds) between the polls of a rank that has waited DMPI_IDLE_NAP_AFTER; each nap is at most an eighth of the time waited so far (0 = never sleep)"},
+    {"IDLE_NAP_AFTER", P_DOUBLE, "1", "0", "1e9", P(idle_nap_after),
+     "milliseconds a rank waits, polling and yielding, before it naps between polls, when ranks outnumber cores (100 times as long otherwise)"},
     /* max: some 30 years, never in effect (0 turns the reports off) */
     {"HANG_TIMEOUT", P_DOUBLE, "300", "0", "1e9", P(hang_timeout),
      "seconds a rank may wait in one call before it prints what it waits for, and again every as many seconds (0 = never)"},

@@ -17,6 +17,8 @@ typedef struct dmpi_params {
     size_t frag_size;         /* FRAG_SIZE: largest piece of a message in one ring slot */
     int shm_path;             /* SHM_PATH: auto, eager, copy or cma: force one path for every size */
     int spin_count;           /* SPIN_COUNT: polls before yielding the core when oversubscribed */
+    double idle_nap;          /* IDLE_NAP: longest sleep (us) between the polls of a long wait (0 = never) */
+    double idle_nap_after;    /* IDLE_NAP_AFTER: ms of waiting before naps, oversubscribed (x100 otherwise) */
     double hang_timeout;      /* HANG_TIMEOUT: seconds of waiting before a report of what is awaited */
     /* COLL_<NAME>: a collective's algorithm by name, "auto" for the decision table */
     char coll_barrier[DMPI_PARAM_NAME_MAX], coll_bcast[DMPI_PARAM_NAME_MAX], coll_reduce[DMPI_PARAM_NAME_MAX],

@@ -5,13 +5,15 @@
  * has more ranks than cores, longer otherwise; but even with a core each, a
  * long wait yields, so that other work on the machine (a second job, a busy
  * CI runner) cannot keep the rank we wait for off the processor. A yield
- * with nothing else to run returns at once, so this costs little.
+ * with nothing else to run returns at once, so this costs little. A wait
+ * that lasts sleeps in short naps between polls (nap() below).
  * After DMPI_HANG_TIMEOUT seconds, say what this rank is waiting for. */
 #include "p2p/p2p.h"
 #include "core/params.h"
 #include "core/lock.h"
 #include <sched.h>
 #include <stdio.h>
+#include <time.h>
 
 #define MAX_HOOKS 16
 static dmpi_progress_fn *hooks[MAX_HOOKS];
@@ -112,50 +114,78 @@ static void report_hang(const waiting_for_t *w, double waited)
                     "(DMPI_HANG_TIMEOUT=0 silences this)\n", dmpi_world.rank, waited, what);
 }
 
-/* Called after every unproductive poll; returns the updated idle count. */
-static uint64_t idle(const waiting_for_t *w, uint64_t spins, double *start, double *next_report)
+/* How long a wait has lasted, and when it next reports or naps. */
+typedef struct wait_clock {
+    uint64_t spins;             /* unproductive polls so far */
+    double start;               /* when the wait began (0: not yet read) */
+    double next_report;
+    bool napping;               /* from the first nap on, one nap per poll */
+} wait_clock_t;
+
+/* A wait that has lasted DMPI_IDLE_NAP_AFTER sleeps between polls, so the
+ * ranks that do work get the cores (8 ranks on 2 cores, 6 of them in a
+ * barrier: the 2 in a ping-pong keep their latency). Each nap is at most an
+ * eighth of the time waited so far, so a wake-up comes at most about 12%
+ * late, and at most DMPI_IDLE_NAP microseconds. */
+static bool nap(double waited)
 {
-    spins++;
+    double after = dmpi_params.idle_nap_after * 1e-3 * (dmpi_world.oversubscribed ? 1 : 100);
+    if (dmpi_params.idle_nap <= 0 || waited < after)
+        return false;
+    double s = waited / 8;
+    if (s > dmpi_params.idle_nap * 1e-6)
+        s = dmpi_params.idle_nap * 1e-6;
+    struct timespec ts = {0, (long)(s * 1e9)};
+    nanosleep(&ts, NULL);
+    return true;
+}
+
+/* Called after every unproductive poll. */
+static void idle(const waiting_for_t *w, wait_clock_t *k)
+{
+    k->spins++;
     if (DMPI_UNLIKELY(dmpi_lock_on))
         dmpi_lock_yield();          /* other threads call MPI while this one waits */
     /* 64 bits: DMPI_SPIN_COUNT goes up to 10^9, 16 times that overflows 32 */
     uint64_t limit = (uint64_t)dmpi_params.spin_count * (dmpi_world.oversubscribed ? 1 : 16);
-    if (spins >= limit)
+    bool yielding = k->spins >= limit;
+    if (yielding)
         sched_yield();
-    if (DMPI_UNLIKELY(dmpi_params.hang_timeout > 0) && (spins & 255) == 0) {
-        double now = dmpi_wtime();
-        if (*start == 0) {
-            *start = now;
-            *next_report = now + dmpi_params.hang_timeout;
-        } else if (now >= *next_report) {
-            report_hang(w, now - *start);
-            *next_report = now + dmpi_params.hang_timeout;
-        }
+    if ((k->spins & 63) != 0 && !k->napping)
+        return;                     /* the clock is read every 64 polls, or after each nap */
+    double now = dmpi_wtime();
+    if (k->start == 0) {
+        k->start = now;
+        k->next_report = now + dmpi_params.hang_timeout;
+        return;
     }
-    return spins;
+    if (yielding)
+        k->napping = nap(now - k->start);
+    if (DMPI_UNLIKELY(dmpi_params.hang_timeout > 0) && now >= k->next_report) {
+        report_hang(w, now - k->start);
+        k->next_report = now + dmpi_params.hang_timeout;
+    }
 }
 
 void dmpi_progress_wait(dmpi_request_t *r)
 {
-    uint64_t spins = 0;
-    double start = 0, next = 0;
+    wait_clock_t k = {0, 0, 0, false};
     waiting_for_t w = {r, NULL, NULL};
     while (!r->done) {
         if (poll_all())
             continue;
-        spins = idle(&w, spins, &start, &next);
+        idle(&w, &k);
     }
 }
 
 void dmpi_progress_until_described(bool (*cond)(void *), void *arg, void (*describe)(void *arg, char *buf, size_t len))
 {
-    uint64_t spins = 0;
-    double start = 0, next = 0;
+    wait_clock_t k = {0, 0, 0, false};
     waiting_for_t w = {NULL, describe, arg};
     while (!cond(arg)) {
         if (poll_all())
             continue;
-        spins = idle(&w, spins, &start, &next);
+        idle(&w, &k);
     }
 }
 
