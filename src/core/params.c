@@ -11,7 +11,7 @@
 
 dmpi_params_t dmpi_params;
 
-typedef enum { P_SIZE, P_INT, P_DOUBLE, P_PATH, P_NAME } ptype_t;
+typedef enum { P_SIZE, P_INT, P_DOUBLE, P_PATH, P_NAME, P_TEXT } ptype_t;
 
 typedef struct param {
     const char *name;
@@ -44,6 +44,13 @@ static const param_t table[] = {
      "largest piece of one message in the queue (bytes), at most half the queue and 8 MiB; 0 means a quarter of the queue"},
     {"SHM_PATH", P_PATH, "auto", NULL, NULL, P(shm_path),
      "auto, or force one path between ranks on a node for all sizes: eager, copy (pipelined rendezvous) or cma"},
+    {"TRANSPORT", P_NAME, "auto", NULL, NULL, P(transport),
+     "auto: shared memory between ranks on a node, TCP between nodes; tcp: TCP between all ranks (for tests)"},
+    {"TCP_IF", P_TEXT, "", NULL, NULL, P(tcp_if),
+     "the interface TCP listens on, by name (eth0) or network (10.0.0.0/8); empty: the first that is up and neither loopback nor a bridge"},
+    /* max: the receiver reads a whole eager frame ahead into one buffer per peer */
+    {"TCP_EAGER_LIMIT", P_SIZE, "65536", "0", "16M", P(tcp_eager_limit),
+     "largest message sent over TCP without waiting for the receiver; larger ones move from buffer to buffer once matched"},
     /* min: 0 would yield at the first idle poll; max: 10^9 polls are minutes of spinning already */
     {"SPIN_COUNT", P_INT, "100", "1", "1000000000", P(spin_count),
      "idle polls before a waiting rank starts yielding its core between polls, when ranks outnumber cores (16 times as many otherwise)"},
@@ -188,6 +195,11 @@ static int parse_one(const param_t *p, const char *s)
             return MALFORMED;
         strcpy(base, s);
         return OK;
+    case P_TEXT:                       /* any word: no blanks */
+        if (strlen(s) >= DMPI_PARAM_TEXT_MAX || strpbrk(s, " \t\n"))
+            return MALFORMED;
+        strcpy(base, s);
+        return OK;
     }
     return MALFORMED;
 }
@@ -200,6 +212,7 @@ static const char *expected(ptype_t t)
     case P_DOUBLE: return "a number";
     case P_PATH: return "auto, eager, copy or cma";
     case P_NAME: return "a name of lowercase letters, digits and _";
+    case P_TEXT: return "a word without blanks";
     }
     return "?";
 }
@@ -242,6 +255,7 @@ static void format_current(const param_t *p, char *cur, size_t len)
     case P_DOUBLE: snprintf(cur, len, "%g", *(const double *)base); break;
     case P_PATH: snprintf(cur, len, "%s", path_names[*(const int *)base]); break;
     case P_NAME: snprintf(cur, len, "%s", base); break;
+    case P_TEXT: snprintf(cur, len, "%s", base); break;
     }
 }
 

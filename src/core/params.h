@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #define DMPI_PARAM_NAME_MAX 32
+#define DMPI_PARAM_TEXT_MAX 64
 
 typedef struct dmpi_params {
     size_t eager_limit;       /* EAGER_LIMIT: largest message sent eagerly between ranks on a node */
@@ -16,6 +17,9 @@ typedef struct dmpi_params {
     size_t ring_size;         /* RING_SIZE: bytes of each rank's inbound queue (0 = 128 KiB) */
     size_t frag_size;         /* FRAG_SIZE: largest piece of a message in one ring slot */
     int shm_path;             /* SHM_PATH: auto, eager, copy or cma: force one path for every size */
+    char transport[DMPI_PARAM_NAME_MAX];   /* TRANSPORT: auto, or tcp between all ranks */
+    char tcp_if[DMPI_PARAM_TEXT_MAX];      /* TCP_IF: interface name or CIDR; empty: automatic */
+    size_t tcp_eager_limit;   /* TCP_EAGER_LIMIT: largest message sent eagerly over TCP */
     int spin_count;           /* SPIN_COUNT: polls before yielding the core when oversubscribed */
     double idle_nap;          /* IDLE_NAP: longest sleep (us) between the polls of a long wait (0 = never) */
     double idle_nap_after;    /* IDLE_NAP_AFTER: ms of waiting before naps, oversubscribed (x100 otherwise) */

@@ -135,8 +135,7 @@ static bool nap(double waited)
     double s = waited / 8;
     if (s > dmpi_params.idle_nap * 1e-6)
         s = dmpi_params.idle_nap * 1e-6;
-    struct timespec ts = {0, (long)(s * 1e9)};
-    nanosleep(&ts, NULL);
+    dmpi_tport_nap(s);
     return true;
 }
 

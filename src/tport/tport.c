@@ -2,11 +2,12 @@
 #include "tport/tport.h"
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
-extern const dmpi_tport_t dmpi_tport_self, dmpi_tport_shm;
+extern const dmpi_tport_t dmpi_tport_self, dmpi_tport_shm, dmpi_tport_tcp;
 
 /* In order of preference: the first to claim a peer keeps it. */
-const dmpi_tport_t *const dmpi_tports[] = {&dmpi_tport_self, &dmpi_tport_shm, NULL};
+const dmpi_tport_t *const dmpi_tports[] = {&dmpi_tport_self, &dmpi_tport_shm, &dmpi_tport_tcp, NULL};
 
 dmpi_tport_peer_t *dmpi_tport_peers;
 
@@ -59,4 +60,13 @@ bool dmpi_tport_quiet(void)
         if (dmpi_tports[i]->quiet && !dmpi_tports[i]->quiet())
             return false;
     return true;
+}
+
+void dmpi_tport_nap(double seconds)
+{
+    for (int i = 0; dmpi_tports[i]; i++)
+        if (dmpi_tports[i]->nap && dmpi_tports[i]->nap(seconds))
+            return;
+    struct timespec ts = {(time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9)};
+    nanosleep(&ts, NULL);
 }

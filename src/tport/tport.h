@@ -42,6 +42,10 @@ typedef struct dmpi_tport {
     void (*rndv_matched)(dmpi_request_t *r, struct dmpi_msg *m);
     /* A synchronous-mode eager message from peer was matched. */
     void (*sync_ack)(int peer, uint64_t cookie);
+    /* Optional: sleep up to seconds, waking early when something arrives
+     * (a network transport's poll); false if it does not (then the caller
+     * sleeps). */
+    bool (*nap)(double seconds);
 } dmpi_tport_t;
 
 /* How this rank reaches one peer (indexed by world rank). */
@@ -64,5 +68,7 @@ int dmpi_tport_plan(void);       /* every transport's plan */
 int dmpi_tport_init(void);       /* every transport's init; then every peer must be claimed */
 void dmpi_tport_finalize(void);
 bool dmpi_tport_quiet(void);
+/* A waiting rank's sleep: in a transport that can be woken, else nanosleep. */
+void dmpi_tport_nap(double seconds);
 
 #endif

@@ -659,10 +659,12 @@ static int shm_init(void)
     if (!(peers = calloc((size_t)S.nlocal, sizeof *peers)))
         return -1;
     S.rx = shm_rx_make(queue_of(S.me), S.queue_size);
+    bool claim = strcmp(dmpi_params.transport, "tcp") != 0;   /* DMPI_TRANSPORT=tcp: every peer by TCP */
     for (int i = 0; i < S.nlocal; i++)
         if (i != S.me) {
             setup_peer(i);
-            dmpi_tport_claim(peers[i].world, &dmpi_tport_shm, i, inline_max, eager_max);
+            if (claim)
+                dmpi_tport_claim(peers[i].world, &dmpi_tport_shm, i, inline_max, eager_max);
         }
     if (S.me == 0)
         dmpi_verbose(1, "shm: %d local ranks, queue %llu bytes per rank, piece %u bytes, eager limit %zu, "

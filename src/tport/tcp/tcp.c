@@ -1,0 +1,514 @@
+/* TCP protocols: eager messages up to DMPI_TCP_EAGER_LIMIT go whole in one
+ * frame (written straight from the user's buffer when the socket takes
+ * them, copied otherwise); larger ones announce themselves (RTS), and once
+ * matched the receiver asks (CTS) and the data is written from the
+ * sender's buffer and read into the receiver's, iovec lists for
+ * noncontiguous data, no pack buffer on either side. */
+#include "tport/tcp/tcp.h"
+#include "core/params.h"
+#include "p2p/deliver.h"
+#include "pmi/pmi.h"
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+extern const dmpi_tport_t dmpi_tport_tcp;
+tcp_peer_t *tcp_peers;
+
+#define TCP_IOV 64
+#define RX_SLACK (64u << 10)      /* read-ahead room beyond the largest eager frame */
+
+static struct {
+    bool on;                      /* listening: some peer is ours */
+    size_t eager, rx_cap;
+    int npending;                 /* peers with frames waiting to be written */
+} T;
+
+static bool forced(void) { return !strcmp(dmpi_params.transport, "tcp"); }
+
+/* Which peers are ours: every rank on another node; every other rank too
+ * when DMPI_TRANSPORT=tcp. */
+static bool ours(int w)
+{
+    return w != dmpi_world.rank && (forced() || dmpi_world.local_of_world[w] < 0);
+}
+
+/* ---- writing ------------------------------------------------------------ */
+
+static void out_push_tail(tcp_peer_t *p, tcp_out_t *o)
+{
+    if (!p->oq_head)
+        T.npending++;
+    o->next = NULL;
+    if (p->oq_tail)
+        p->oq_tail->next = o;
+    else
+        p->oq_head = o;
+    p->oq_tail = o;
+}
+
+static tcp_out_t *out_new(unsigned kind, size_t len)
+{
+    tcp_out_t *o = calloc(1, sizeof *o);
+    if (!o)
+        dmpi_fatal("out of memory queueing a TCP frame");
+    o->f.kind = (uint8_t)kind;
+    o->f.len = len;
+    o->len = kind == TCP_EAGER || kind == TCP_DATA ? len : 0;
+    return o;
+}
+
+/* The payload still to write of o, as iovecs after the first *n. */
+static void payload_iov(const tcp_out_t *o, size_t done, struct iovec *iov, int *n)
+{
+    size_t left = o->len - done;
+    if (!left)
+        return;
+    if (o->copy) {
+        iov[(*n)++] = (struct iovec){o->copy + done, left};
+    } else if (!o->s->nc) {
+        iov[(*n)++] = (struct iovec){o->s->buf + o->off + done, left};
+    } else {
+        size_t covered;
+        *n += dmpi_dtype_iov(o->s->dt, o->s->ubuf, o->off + done, left, iov + *n, TCP_IOV - *n, &covered);
+    }
+}
+
+static void lost(int peer, const char *doing)
+{
+    dmpi_fatal("tcp: rank %d lost its connection to rank %d while %s", dmpi_world.rank, peer, doing);
+}
+
+/* Writes o as far as the socket takes it; true once all of it is out. */
+static bool write_out(int peer, int fd, tcp_out_t *o)
+{
+    for (;;) {
+        struct iovec iov[TCP_IOV];
+        int n = 0;
+        size_t total = TCP_FRAME_BYTES + o->len;
+        if (o->sent < TCP_FRAME_BYTES)
+            iov[n++] = (struct iovec){(char *)&o->f + o->sent, TCP_FRAME_BYTES - o->sent};
+        payload_iov(o, o->sent > TCP_FRAME_BYTES ? o->sent - TCP_FRAME_BYTES : 0, iov, &n);
+        struct msghdr mh = {.msg_iov = iov, .msg_iovlen = (size_t)n};
+        ssize_t w = sendmsg(fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (w < 0) {
+            if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
+                return false;
+            lost(peer, "sending");
+        }
+        o->sent += (size_t)w;
+        if (o->sent == total)
+            return true;
+    }
+}
+
+/* What happens once a frame is all out. */
+static void out_done(tcp_out_t *o)
+{
+    dmpi_request_t *s = o->s;
+    free(o->copy);
+    free(o);
+    if (s)
+        dmpi_req_complete(s);      /* the DATA of a rendezvous: the send is done */
+}
+
+static void push_peer(int peer)
+{
+    tcp_peer_t *p = &tcp_peers[peer];
+    if (!p->oq_head) {
+        if (p->want_out && p->sock) {
+            p->want_out = false;
+            tcp_epoll_mod(p->sock, false);
+        }
+        return;
+    }
+    if (!p->sock) {
+        tcp_conn_dial(peer);
+        return;
+    }
+    while (p->oq_head) {
+        tcp_out_t *o = p->oq_head;
+        if (!write_out(peer, p->sock->fd, o)) {
+            if (!p->want_out) {
+                p->want_out = true;
+                tcp_epoll_mod(p->sock, true);
+            }
+            return;
+        }
+        if (!(p->oq_head = o->next))
+            p->oq_tail = NULL;
+        out_done(o);
+    }
+    T.npending--;
+    if (p->want_out) {
+        p->want_out = false;
+        tcp_epoll_mod(p->sock, false);
+    }
+}
+
+void tcp_peer_ready(int peer)
+{
+    if (tcp_peers[peer].oq_head)
+        push_peer(peer);
+}
+
+/* Queues o for peer, and writes at once if nothing is ahead of it. */
+static void send_frame(int peer, tcp_out_t *o)
+{
+    tcp_peer_t *p = &tcp_peers[peer];
+    bool first = !p->oq_head;
+    out_push_tail(p, o);
+    if (first)
+        push_peer(peer);
+}
+
+static void send_ctl(int peer, unsigned kind, uint64_t len, uint64_t cookie, uint64_t cookie2)
+{
+    tcp_out_t *o = out_new(kind, len);
+    o->f.cookie = cookie;
+    o->f.cookie2 = cookie2;
+    send_frame(peer, o);
+}
+
+/* An eager frame for s: the payload copied, so the send is done. */
+static tcp_out_t *eager_frame(const dmpi_hdr_t *m, size_t bytes)
+{
+    tcp_out_t *o = out_new(TCP_EAGER, bytes);
+    o->f.m = *m;
+    if (bytes && !(o->copy = malloc(bytes)))
+        dmpi_fatal("out of memory for an eager TCP message");
+    return o;
+}
+
+/* The direct mode: a small contiguous message; written at once when the
+ * connection is up and idle, copied and queued otherwise. */
+static bool tcp_send_inline(int peer, const dmpi_hdr_t *m, const void *buf, size_t bytes)
+{
+    tcp_peer_t *p = &tcp_peers[peer];
+    if (p->sock && !p->oq_head) {
+        tcp_frame_t f = {.kind = TCP_EAGER, .m = *m, .len = bytes};
+        struct iovec iov[2] = {{&f, TCP_FRAME_BYTES}, {(void *)buf, bytes}};
+        struct msghdr mh = {.msg_iov = iov, .msg_iovlen = bytes ? 2 : 1};
+        ssize_t w = sendmsg(p->sock->fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (w == (ssize_t)(TCP_FRAME_BYTES + bytes))
+            return true;
+        if (w < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+            lost(peer, "sending");
+        tcp_out_t *o = eager_frame(m, bytes);
+        memcpy(o->copy, buf, bytes);
+        o->f = f;
+        o->sent = w > 0 ? (size_t)w : 0;
+        send_frame(peer, o);
+        return true;
+    }
+    tcp_out_t *o = eager_frame(m, bytes);
+    if (bytes)
+        memcpy(o->copy, buf, bytes);
+    send_frame(peer, o);
+    return true;
+}
+
+static void tcp_send_eager(dmpi_request_t *s)
+{
+    bool sync = s->mode == DMPI_MODE_SYNC;
+    s->sync_pending = sync;
+    s->data_pending = 0;
+    tcp_out_t *o = eager_frame(&s->hdr, s->bytes);
+    if (s->bytes)
+        dmpi_req_take(s, 0, o->copy, s->bytes);
+    if (sync) {
+        o->f.flags = TCP_F_SYNC;
+        o->f.cookie = (uint64_t)(uintptr_t)s;
+    }
+    send_frame(s->peer, o);
+    if (!sync)
+        dmpi_req_complete(s);      /* a sync send completes on SYNC_ACK */
+}
+
+static void tcp_send_rndv(dmpi_request_t *s)
+{
+    s->sync_pending = 0;           /* a rendezvous is matched before its data moves */
+    s->data_pending = 1;
+    tcp_out_t *o = out_new(TCP_RTS, s->bytes);
+    o->f.m = s->hdr;
+    o->f.cookie = (uint64_t)(uintptr_t)s;
+    send_frame(s->peer, o);
+}
+
+static void tcp_sync_ack(int peer, uint64_t cookie)
+{
+    send_ctl(peer, TCP_SYNC_ACK, 0, cookie, 0);
+}
+
+/* A receive matched our RTS's message: ask for what fits. */
+static void tcp_rndv_matched(dmpi_request_t *r, dmpi_msg_t *m)
+{
+    size_t n = r->st_bytes;
+    r->offset = 0;
+    r->expect = n;
+    send_ctl(m->peer, TCP_CTS, n, m->cookie, (uint64_t)(uintptr_t)r);
+    if (n == 0)
+        dmpi_req_complete(r);
+}
+
+/* Sender: the receiver wants len bytes. */
+static void rx_cts(int peer, const tcp_frame_t *f)
+{
+    dmpi_request_t *s = (dmpi_request_t *)(uintptr_t)f->cookie;
+    s->data_pending = 0;
+    if (f->len == 0) {
+        dmpi_req_complete(s);
+        return;
+    }
+    tcp_out_t *o = out_new(TCP_DATA, f->len);
+    o->f.cookie = f->cookie2;
+    o->s = s;
+    send_frame(peer, o);
+}
+
+/* ---- reading ------------------------------------------------------------ */
+
+/* The receive's buffer from its byte off, as iovecs. */
+static int recv_iov(dmpi_request_t *r, size_t off, size_t n, struct iovec *iov)
+{
+    if (!r->nc) {
+        iov[0] = (struct iovec){r->buf + off, n};
+        return 1;
+    }
+    size_t covered;
+    return dmpi_dtype_iov(r->dt, (void *)r->ubuf, off, n, iov, TCP_IOV, &covered);
+}
+
+/* DATA arriving straight into the receive's buffer. */
+static int read_direct(int peer, tcp_peer_t *p)
+{
+    dmpi_request_t *r = p->direct;
+    struct iovec iov[TCP_IOV];
+    int n = recv_iov(r, r->expect - p->direct_left, p->direct_left, iov);
+    ssize_t got = readv(p->sock->fd, iov, n);
+    if (got == 0)
+        lost(peer, "receiving");
+    if (got < 0) {
+        if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
+            return 0;
+        lost(peer, "receiving");
+    }
+    p->direct_left -= (size_t)got;
+    if (!p->direct_left)
+        p->direct = NULL;
+    dmpi_recv_advance(r, (size_t)got);
+    return 1;
+}
+
+/* One whole frame at the front of the read-ahead; returns the bytes it
+ * took, or 0 if it is not all there yet. */
+static size_t rx_frame(int peer, tcp_peer_t *p, const char *at, size_t have)
+{
+    tcp_frame_t f;
+    memcpy(&f, at, sizeof f);
+    const char *payload = at + TCP_FRAME_BYTES;
+    switch (f.kind) {
+    case TCP_EAGER: {
+        if (have < TCP_FRAME_BYTES + f.len)
+            return 0;
+        dmpi_msg_t *um = NULL;
+        if (f.flags & TCP_F_SYNC)
+            dmpi_deliver_eager_sync(&f.m, peer, f.len, payload, f.len, f.cookie, &um);
+        else
+            dmpi_deliver_eager(&f.m, peer, f.len, payload, f.len, &um);
+        return TCP_FRAME_BYTES + f.len;
+    }
+    case TCP_RTS:
+        dmpi_deliver_rndv(&f.m, peer, f.len, f.cookie, 0, 0, 0);
+        break;
+    case TCP_CTS:
+        rx_cts(peer, &f);
+        break;
+    case TCP_SYNC_ACK: {
+        dmpi_request_t *s = (dmpi_request_t *)(uintptr_t)f.cookie;
+        s->sync_pending = 0;
+        dmpi_req_complete(s);
+        break;
+    }
+    case TCP_DATA: {
+        dmpi_request_t *r = (dmpi_request_t *)(uintptr_t)f.cookie;
+        size_t here = have - TCP_FRAME_BYTES < f.len ? have - TCP_FRAME_BYTES : f.len;
+        if (here < f.len) {         /* the rest is read straight into the buffer */
+            p->direct = r;
+            p->direct_left = f.len - here;
+        }
+        if (here)
+            dmpi_recv_fill(r, r->expect - f.len, payload, here);
+        return TCP_FRAME_BYTES + here;
+    }
+    default:
+        dmpi_fatal("tcp: rank %d got a frame of unknown kind %u from rank %d", dmpi_world.rank, f.kind, peer);
+    }
+    return TCP_FRAME_BYTES;
+}
+
+/* Reads what the socket has and hands over every whole frame. */
+static int read_peer(int peer)
+{
+    tcp_peer_t *p = &tcp_peers[peer];
+    if (p->direct)
+        return read_direct(peer, p);
+    if (p->rx_at == p->rx_fill) {
+        p->rx_at = p->rx_fill = 0;
+    } else if (p->rx_at && T.rx_cap - p->rx_fill < TCP_FRAME_BYTES + T.eager) {
+        memmove(p->rx, p->rx + p->rx_at, p->rx_fill - p->rx_at);   /* room for a whole frame */
+        p->rx_fill -= p->rx_at;
+        p->rx_at = 0;
+    }
+    ssize_t got = recv(p->sock->fd, p->rx + p->rx_fill, T.rx_cap - p->rx_fill, MSG_DONTWAIT);
+    if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+        return 0;
+    if (got <= 0) {
+        /* The peer closed: fine once it finished, with nothing under way. */
+        if (p->rx_fill != p->rx_at || p->oq_head)
+            lost(peer, "receiving");
+        p->closed = true;
+        tcp_conn_close(p->sock);
+        p->sock = NULL;
+        return 1;
+    }
+    p->rx_fill += (size_t)got;
+    while (!p->direct && p->rx_fill - p->rx_at >= TCP_FRAME_BYTES) {
+        size_t took = rx_frame(peer, p, p->rx + p->rx_at, p->rx_fill - p->rx_at);
+        if (!took)
+            break;
+        p->rx_at += took;
+    }
+    return 1;
+}
+
+/* ---- progress ----------------------------------------------------------- */
+
+static int tcp_progress(void)
+{
+    if (!T.on)
+        return 0;
+    struct epoll_event ev[32];
+    int n = epoll_wait(tcp_epoll_fd(), ev, 32, 0);
+    int did = 0;
+    for (int i = 0; i < n; i++) {
+        tcp_sock_t *k = ev[i].data.ptr;
+        if (k == TCP_LISTEN_TAG) {
+            tcp_conn_accept_all();
+            continue;
+        }
+        did = 1;
+        if (k->fd < 0)
+            continue;               /* closed earlier in this batch */
+        if (k->state != TCP_S_READY) {
+            tcp_conn_event(k, ev[i].events);
+            continue;
+        }
+        int peer = k->peer;
+        if (ev[i].events & EPOLLOUT)
+            push_peer(peer);
+        if (tcp_peers[peer].sock == k && (ev[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR)))
+            while (tcp_peers[peer].sock == k && read_peer(peer) && tcp_peers[peer].direct)
+                ;
+    }
+    tcp_conn_reap();
+    return did;
+}
+
+static bool tcp_quiet(void) { return T.npending == 0; }
+
+/* ---- start-up ----------------------------------------------------------- */
+
+static int tcp_plan(void)
+{
+    if (strcmp(dmpi_params.transport, "auto") && !forced()) {
+        fprintf(stderr, "dmpi: DMPI_TRANSPORT=%s: expected auto or tcp\n", dmpi_params.transport);
+        return -1;
+    }
+    for (int w = 0; w < dmpi_world.size; w++)
+        T.on |= ours(w);
+    if (!T.on)
+        return 0;
+    if (tcp_conn_listen() != 0 || tcp_conn_publish() != 0)
+        return -1;
+    return 0;
+}
+
+static int tcp_init(void)
+{
+    if (!T.on)
+        return 0;
+    if (dmpi_pmi_barrier() != 0 || tcp_conn_read_key() != 0) {
+        fprintf(stderr, "dmpi: tcp: rank %d cannot read the job's key\n", dmpi_world.rank);
+        return -1;
+    }
+    T.eager = dmpi_params.tcp_eager_limit;
+    T.rx_cap = TCP_FRAME_BYTES + T.eager + RX_SLACK;
+    if (!(tcp_peers = calloc((size_t)dmpi_world.size, sizeof *tcp_peers)))
+        return -1;
+    for (int w = 0; w < dmpi_world.size; w++) {
+        if (!ours(w))
+            continue;
+        if (!(tcp_peers[w].rx = malloc(T.rx_cap)))
+            return -1;
+        dmpi_tport_claim(w, &dmpi_tport_tcp, w, (long long)T.eager, (long long)T.eager);
+    }
+    if (dmpi_world.rank == 0)
+        dmpi_verbose(1, "tcp: eager limit %zu bytes%s", T.eager, forced() ? ", between all ranks (DMPI_TRANSPORT=tcp)" : "");
+    return 0;
+}
+
+static void tcp_finalize(void)
+{
+    if (!T.on)
+        return;
+    for (int w = 0; w < dmpi_world.size; w++) {
+        tcp_peer_t *p = &tcp_peers[w];
+        tcp_conn_close(p->sock);
+        tcp_conn_close(p->dialing);
+        for (tcp_out_t *o = p->oq_head, *n; o; o = n) {
+            n = o->next;
+            free(o->copy);
+            free(o);
+        }
+        free(p->rx);
+    }
+    free(tcp_peers);
+    tcp_peers = NULL;
+    tcp_conn_finalize();
+    T.on = false;
+    T.npending = 0;
+}
+
+/* A long wait sleeps in epoll, so that a frame wakes it (naps shorter
+ * than epoll's millisecond are left to the caller). */
+static bool tcp_nap(double seconds)
+{
+    int ms = (int)(seconds * 1e3);
+    if (!T.on || ms < 1)
+        return false;
+    struct epoll_event ev;
+    epoll_wait(tcp_epoll_fd(), &ev, 1, ms);
+    return true;
+}
+
+const dmpi_tport_t dmpi_tport_tcp = {
+    .name = "tcp",
+    .plan = tcp_plan,
+    .init = tcp_init,
+    .finalize = tcp_finalize,
+    .progress = tcp_progress,
+    .quiet = tcp_quiet,
+    .send_inline = tcp_send_inline,
+    .send_eager = tcp_send_eager,
+    .send_rndv = tcp_send_rndv,
+    .rndv_matched = tcp_rndv_matched,
+    .sync_ack = tcp_sync_ack,
+    .nap = tcp_nap,
+};
