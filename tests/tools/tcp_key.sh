@@ -1,7 +1,7 @@
 #!/bin/sh
 # A connection to a rank's TCP port without the job's key is refused, said
 # under DMPI_VERBOSE, and the job goes on: while the ranks of an idle_nap
-# run (DMPI_TRANSPORT=tcp) wait for rank 0, two strangers connect to each
+# run (DMPI_TRANSPORT=tcp; naps after 20 ms, as idle_nap needs at 2 ranks) wait for rank 0, two strangers connect to each
 # rank's port, one sending a hello with a wrong key, one sending nothing and
 # closing; the job must still pass, and report both refusals.
 # usage: tcp_key.sh BUILD_DIR
@@ -10,7 +10,7 @@ build=$1
 command -v python3 >/dev/null || { echo "skipped: needs python3"; exit 0; }
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-DMPI_TRANSPORT=tcp DMPI_VERBOSE=2 "$build/bin/mpiexec" -n 2 "$build/tests/mpi/idle_nap" >"$log" 2>&1 &
+DMPI_TRANSPORT=tcp DMPI_VERBOSE=2 DMPI_IDLE_NAP_AFTER=0.2 "$build/bin/mpiexec" -n 2 "$build/tests/mpi/idle_nap" >"$log" 2>&1 &
 job=$!
 python3 - "$log" <<'PY'
 import re, socket, struct, sys, time

@@ -126,7 +126,7 @@ int main(int argc, char **argv)
     }
     if (!params_only && !coll_only) {
         printf("dmpi %s: MPI %d.%d, MPICH ABI (libmpi.so.12)\n", DMPI_VERSION, MPI_VERSION, MPI_SUBVERSION);
-        printf("transports: self, shared memory (one inbound queue per rank; cross-memory attach for large messages)\n\n");
+        printf("transports: self, shared memory (one inbound queue per rank; cross-memory attach for large messages), TCP (between nodes; DMPI_TRANSPORT=tcp between all ranks)\n\n");
     }
     if (dmpi_params_load() != 0)
         return 1;
