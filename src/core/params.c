@@ -46,8 +46,8 @@ static const param_t table[] = {
      "auto, or force one path between ranks on a node for all sizes: eager, copy (pipelined rendezvous) or cma"},
     {"TRANSPORT", P_NAME, "auto", NULL, NULL, P(transport),
      "auto: shared memory between ranks on a node, TCP between nodes; tcp: TCP between all ranks (for tests)"},
-    {"TCP_IF", P_TEXT, "", NULL, NULL, P(tcp_if),
-     "the interface TCP listens on, by name (eth0) or network (10.0.0.0/8); empty: the first that is up and neither loopback nor a bridge"},
+    {"TCP_IF", P_TEXT, "auto", NULL, NULL, P(tcp_if),
+     "the interface TCP listens on, by name (eth0) or network (10.0.0.0/8); auto: the first that is up and neither loopback nor a bridge"},
     /* max: the receiver reads a whole eager frame ahead into one buffer per peer */
     {"TCP_EAGER_LIMIT", P_SIZE, "65536", "0", "16M", P(tcp_eager_limit),
      "largest message sent over TCP without waiting for the receiver; larger ones move from buffer to buffer once matched"},
@@ -195,8 +195,9 @@ static int parse_one(const param_t *p, const char *s)
             return MALFORMED;
         strcpy(base, s);
         return OK;
-    case P_TEXT:                       /* any word: no blanks */
-        if (strlen(s) >= DMPI_PARAM_TEXT_MAX || strpbrk(s, " \t\n"))
+    case P_TEXT:                       /* a name or an address: [A-Za-z0-9_.:/@-]+ */
+        if (!*s || strlen(s) >= DMPI_PARAM_TEXT_MAX ||
+            strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:/@-") != strlen(s))
             return MALFORMED;
         strcpy(base, s);
         return OK;
@@ -212,7 +213,7 @@ static const char *expected(ptype_t t)
     case P_DOUBLE: return "a number";
     case P_PATH: return "auto, eager, copy or cma";
     case P_NAME: return "a name of lowercase letters, digits and _";
-    case P_TEXT: return "a word without blanks";
+    case P_TEXT: return "a name or an address (letters, digits and _ . : / @ -)";
     }
     return "?";
 }

@@ -18,7 +18,7 @@ typedef struct dmpi_params {
     size_t frag_size;         /* FRAG_SIZE: largest piece of a message in one ring slot */
     int shm_path;             /* SHM_PATH: auto, eager, copy or cma: force one path for every size */
     char transport[DMPI_PARAM_NAME_MAX];   /* TRANSPORT: auto, or tcp between all ranks */
-    char tcp_if[DMPI_PARAM_TEXT_MAX];      /* TCP_IF: interface name or CIDR; empty: automatic */
+    char tcp_if[DMPI_PARAM_TEXT_MAX];      /* TCP_IF: interface name or CIDR, or auto */
     size_t tcp_eager_limit;   /* TCP_EAGER_LIMIT: largest message sent eagerly over TCP */
     int spin_count;           /* SPIN_COUNT: polls before yielding the core when oversubscribed */
     double idle_nap;          /* IDLE_NAP: longest sleep (us) between the polls of a long wait (0 = never) */

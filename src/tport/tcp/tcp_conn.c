@@ -73,7 +73,7 @@ static int choose_interface(void)
         perror("dmpi: tcp: getifaddrs");
         return -1;
     }
-    const char *want = dmpi_params.tcp_if;
+    const char *want = strcmp(dmpi_params.tcp_if, "auto") ? dmpi_params.tcp_if : "";
     struct ifaddrs *best = NULL, *loop = NULL;
     for (struct ifaddrs *i = all; i; i = i->ifa_next) {
         if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET || !(i->ifa_flags & IFF_UP))
