@@ -47,6 +47,9 @@ int dmpi_comm_agree_pair(dmpi_comm_t *c, int *pair);
 
 /* Start-up and shut-down (comm/init.c). */
 int dmpi_init(int required, int *provided);
+/* Sets dmpi_world's node fields (local ranks, node id) from the launcher's
+ * PMI_process_mapping, else from host names (comm/nodes.c). */
+int dmpi_find_nodes(void);
 int dmpi_finalize(void);
 
 #endif

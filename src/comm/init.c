@@ -23,36 +23,6 @@
 
 dmpi_world_t dmpi_world;
 
-/* Which ranks share this node: every rank publishes its host name. */
-static int find_local_ranks(void)
-{
-    char key[64], host[DMPI_PMI_VAL_MAX];
-    snprintf(key, sizeof key, "dmpi-host-%d", dmpi_world.rank);
-    if (dmpi_pmi_put(key, dmpi_world.processor_name) != 0 || dmpi_pmi_barrier() != 0)
-        return -1;
-    dmpi_world.local_of_world = malloc((size_t)dmpi_world.size * sizeof(int));
-    if (!dmpi_world.local_of_world)
-        return -1;
-    int nlocal = 0;
-    for (int w = 0; w < dmpi_world.size; w++) {
-        snprintf(key, sizeof key, "dmpi-host-%d", w);
-        if (w == dmpi_world.rank)
-            strcpy(host, dmpi_world.processor_name);
-        else if (dmpi_pmi_get(key, host, sizeof host) != 0)
-            return -1;
-        if (strcmp(host, dmpi_world.processor_name) != 0) {
-            fprintf(stderr, "dmpi: rank %d runs on %s and rank %d on %s; this version of dmpi runs all ranks "
-                            "of a job on one node\n", dmpi_world.rank, dmpi_world.processor_name, w, host);
-            return -1;
-        }
-        if (w == dmpi_world.rank)
-            dmpi_world.local_rank = nlocal;
-        dmpi_world.local_of_world[w] = nlocal++;
-    }
-    dmpi_world.local_size = nlocal;
-    return 0;
-}
-
 static bool more_ranks_than_cores(void)
 {
     cpu_set_t set;
@@ -71,7 +41,7 @@ int dmpi_init(int required, int *provided)
         dmpi_world.universe_size = dmpi_world.size;
     if (gethostname(dmpi_world.processor_name, sizeof dmpi_world.processor_name - 1) != 0)
         strcpy(dmpi_world.processor_name, "localhost");
-    if (find_local_ranks() != 0)
+    if (dmpi_find_nodes() != 0)
         return dmpi_err(MPI_ERR_OTHER, "MPI_Init: cannot determine the ranks on this node");
     dmpi_world.oversubscribed = more_ranks_than_cores();   /* until the node services know all ranks' CPUs */
     dmpi_dtype_init();

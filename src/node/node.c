@@ -74,11 +74,24 @@ static bool ranks_share_cpus(void)
     return dmpi_world.local_size > cpus;
 }
 
+/* PMI barriers are the whole job's: a rank alone on its node takes part in
+ * those its node's set-up would use (two in dmpi_node_segment_open, one in
+ * dmpi_node_init), so that the other nodes' ranks are not left waiting. */
+#define NODE_INIT_BARRIERS 3
+
+static int alone_on_node(void)
+{
+    for (int i = 0; i < NODE_INIT_BARRIERS; i++)
+        if (dmpi_pmi_barrier() != 0)
+            return -1;
+    return 0;
+}
+
 int dmpi_node_init(void)
 {
     int n = dmpi_world.local_size, me = dmpi_world.local_rank;
     if (n < 2)
-        return 0;
+        return alone_on_node();
     if (dmpi_node_segment_open() != 0)
         return -1;
     node_rank_ctl_t *ctl = dmpi_node_rank_ctl(me);

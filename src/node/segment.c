@@ -38,7 +38,7 @@ size_t dmpi_node_reserve(size_t bytes)
 static void segment_name(char *out, size_t len)
 {
     /* The launcher removes every /dev/shm/dmpi-<kvsname>* when a job ends. */
-    snprintf(out, len, "/dmpi-%s-node0", dmpi_pmi_kvsname());
+    snprintf(out, len, "/dmpi-%s-node%d", dmpi_pmi_kvsname(), dmpi_world.node_id);
 }
 
 static int check_free_space(size_t bytes)
@@ -123,21 +123,22 @@ static void segment_unlink(void)
 int dmpi_node_segment_open(void)
 {
     int local_rank = dmpi_world.local_rank, local_size = dmpi_world.local_size;
-    char name[300];
+    char name[300], ok_key[48];
     segment_name(name, sizeof name);
+    snprintf(ok_key, sizeof ok_key, "dmpi-shm-ok-%d", dmpi_world.node_id);
     place_ranks();
     seg_bytes = reserved;
     node_seg_hdr_t *seg = NULL;
     if (local_rank == 0) {
         seg = create(name, seg_bytes, local_size);
         /* Everyone learns whether creation worked, so no rank waits forever. */
-        if (dmpi_pmi_put("dmpi-shm-ok", seg ? "1" : "0") != 0)
+        if (dmpi_pmi_put(ok_key, seg ? "1" : "0") != 0)
             return -1;
     }
     if (dmpi_pmi_barrier() != 0)
         return -1;
     char val[8] = "0";
-    if (dmpi_pmi_get("dmpi-shm-ok", val, sizeof val) != 0 || val[0] != '1') {
+    if (dmpi_pmi_get(ok_key, val, sizeof val) != 0 || val[0] != '1') {
         if (seg)
             munmap(seg, seg_bytes);
         return -1;
