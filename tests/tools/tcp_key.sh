@@ -1,22 +1,24 @@
 #!/bin/sh
 # A connection to a rank's TCP port without the job's key is refused, said
-# under DMPI_VERBOSE, and the job goes on: while the ranks of an idle_nap
-# run (DMPI_TRANSPORT=tcp; naps after 20 ms, as idle_nap needs at 2 ranks) wait for rank 0, two strangers connect to each
-# rank's port, one sending a hello with a wrong key, one sending nothing and
-# closing; the job must still pass, and report both refusals.
+# under DMPI_VERBOSE, and the job goes on: while the ranks of a
+# wait_for_file job (DMPI_TRANSPORT=tcp) wait in MPI, two strangers connect
+# to each rank's port, one sending a hello with a wrong key, one sending
+# nothing and closing; then the file lets the job end. It must pass, and
+# report both refusals on both ranks.
 # usage: tcp_key.sh BUILD_DIR
 set -u
 build=$1
 command -v python3 >/dev/null || { echo "skipped: needs python3"; exit 0; }
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
-DMPI_TRANSPORT=tcp DMPI_VERBOSE=2 DMPI_IDLE_NAP_AFTER=0.2 "$build/bin/mpiexec" -n 2 "$build/tests/mpi/idle_nap" >"$log" 2>&1 &
+go=$(mktemp -u)
+trap 'rm -f "$log" "$go"' EXIT
+DMPI_TRANSPORT=tcp DMPI_VERBOSE=2 "$build/bin/mpiexec" -n 2 "$build/tests/mpi/wait_for_file" "$go" >"$log" 2>&1 &
 job=$!
 python3 - "$log" <<'PY'
 import re, socket, struct, sys, time
 log = sys.argv[1]
 addrs = []
-for _ in range(200):                 # the ranks print where they listen at start-up
+for _ in range(3000):                # the ranks print where they listen at start-up
     addrs = re.findall(r"tcp: rank \d+ listens on ([0-9.]+):(\d+)", open(log).read())
     if len(addrs) == 2:
         break
@@ -37,8 +39,13 @@ for host, port in addrs:
     s.close()
     s = socket.create_connection((host, int(port)))
     s.close()
+for _ in range(3000):                # both ranks have seen both strangers off
+    if open(log).read().count("refused a connection") == 4:
+        break
+    time.sleep(0.01)
 PY
 py=$?
+touch "$go"
 wait $job
 rc=$?
 tail -3 "$log"
