@@ -13,7 +13,6 @@
 #include "core/lock.h"
 #include <sched.h>
 #include <stdio.h>
-#include <time.h>
 
 #define MAX_HOOKS 16
 static dmpi_progress_fn *hooks[MAX_HOOKS];

@@ -191,25 +191,21 @@ static tcp_out_t *eager_frame(const dmpi_hdr_t *m, size_t bytes)
 static bool tcp_send_inline(int peer, const dmpi_hdr_t *m, const void *buf, size_t bytes)
 {
     tcp_peer_t *p = &tcp_peers[peer];
+    ssize_t w = 0;
     if (p->sock && !p->oq_head) {
         tcp_frame_t f = {.kind = TCP_EAGER, .m = *m, .len = bytes};
         struct iovec iov[2] = {{&f, TCP_FRAME_BYTES}, {(void *)buf, bytes}};
         struct msghdr mh = {.msg_iov = iov, .msg_iovlen = bytes ? 2 : 1};
-        ssize_t w = sendmsg(p->sock->fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
+        w = sendmsg(p->sock->fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
         if (w == (ssize_t)(TCP_FRAME_BYTES + bytes))
             return true;
         if (w < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
             lost(peer, "sending");
-        tcp_out_t *o = eager_frame(m, bytes);
-        memcpy(o->copy, buf, bytes);
-        o->f = f;
-        o->sent = w > 0 ? (size_t)w : 0;
-        send_frame(peer, o);
-        return true;
     }
-    tcp_out_t *o = eager_frame(m, bytes);
+    tcp_out_t *o = eager_frame(m, bytes);   /* what the socket did not take waits, copied */
     if (bytes)
         memcpy(o->copy, buf, bytes);
+    o->sent = w > 0 ? (size_t)w : 0;
     send_frame(peer, o);
     return true;
 }
@@ -373,7 +369,6 @@ static int read_peer(int peer)
         /* The peer closed: fine once it finished, with nothing under way. */
         if (p->rx_fill != p->rx_at || p->oq_head)
             lost(peer, "receiving");
-        p->closed = true;
         tcp_conn_close(p->sock);
         p->sock = NULL;
         return 1;

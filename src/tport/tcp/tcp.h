@@ -43,7 +43,6 @@ typedef struct tcp_peer {
     tcp_sock_t *dialing;         /* our own attempt, until it is accepted or loses */
     tcp_out_t *oq_head, *oq_tail;
     bool want_out;               /* EPOLLOUT is on: the socket was full */
-    bool closed;                 /* the peer closed the connection */
     /* receiving */
     char *rx;                    /* frames read ahead */
     size_t rx_fill, rx_at;
