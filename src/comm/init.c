@@ -34,7 +34,10 @@ int dmpi_init(int required, int *provided)
 {
     if (dmpi_params_load() != 0 || dmpi_coll_check_params() != 0)
         return dmpi_err(MPI_ERR_OTHER, "MPI_Init: invalid DMPI_* environment variable (see above)");
-    if (dmpi_pmi_init(&dmpi_world.rank, &dmpi_world.size, &dmpi_world.appnum) != 0)
+    int rc = dmpi_pmi_init(&dmpi_world.rank, &dmpi_world.size, &dmpi_world.appnum);
+    if (rc == DMPI_PMI_REFUSED)
+        dmpi_abort_job(1);      /* an unknown launcher: the one line saying so is out */
+    if (rc != 0)
         return dmpi_err(MPI_ERR_OTHER, "MPI_Init: cannot reach the process manager (PMI)");
     /* Hydra answers -1 when it does not know. */
     if (dmpi_pmi_universe_size(&dmpi_world.universe_size) != 0 || dmpi_world.universe_size < dmpi_world.size)

@@ -1,6 +1,10 @@
-/* PMI-1 client over the PMI_FD socket (see pmi.h for the contract).
+/* PMI client over the PMI_FD socket (see pmi.h for the contract): PMI-1
+ * here, PMI-2 in pmi2.c. Slurm's mpi/pmi2 plugin (srun --mpi=pmi2) sets
+ * PMI_JOBID next to PMI_FD, PMI_RANK and PMI_SIZE; our mpiexec and Hydra do
+ * not. So with PMI_JOBID the init line asks for version 2 (falling back to
+ * 1 if the server only speaks that), without it for version 1.
  *
- * The conversation, as served by our mpiexec and by MPICH's Hydra:
+ * The PMI-1 conversation, as served by our mpiexec and by MPICH's Hydra:
  *   cmd=init pmi_version=1 pmi_subversion=1   -> cmd=response_to_init ... rc=0
  *   cmd=get_maxes                             -> cmd=maxes kvsname_max= keylen_max= vallen_max=
  *   cmd=get_appnum                            -> cmd=appnum appnum=
@@ -16,6 +20,7 @@
 #define _GNU_SOURCE
 #endif
 #include "pmi.h"
+#include "pmi2.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -39,6 +44,7 @@ struct kv {                        /* singleton mode's key space */
 static struct {
     int initialized;
     int singleton;
+    int version;                   /* of the wire protocol: 1 or 2 */
     int fd;
     int rank, size, appnum;
     int kvsname_max, keylen_max, vallen_max;
@@ -51,22 +57,35 @@ static struct {
 
 /* ---------------------------------------------------------------- errors */
 
-static void pmi_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void pmi_error(const char *fmt, ...)
+static void vreport(const char *fmt, va_list ap)
 {
     char buf[LINE_MAX_LEN + 256];
-    va_list ap;
     int n;
     if (pmi.rank >= 0)
         n = snprintf(buf, sizeof buf, "dmpi: PMI (rank %d): ", pmi.rank);
     else
         n = snprintf(buf, sizeof buf, "dmpi: PMI: ");
-    va_start(ap, fmt);
     vsnprintf(buf + n, sizeof buf - (size_t)n - 1, fmt, ap);
-    va_end(ap);
     fprintf(stderr, "%s\n", buf);
     fflush(stderr);
+}
+
+static void pmi_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void pmi_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreport(fmt, ap);
+    va_end(ap);
+}
+
+void dmpi_pmi_report(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreport(fmt, ap);
+    va_end(ap);
 }
 
 /* ------------------------------------------------------------ wire I/O */
@@ -254,8 +273,8 @@ static int check_key(const char *key)
         pmi_error("key '%s' is empty or longer than %d characters", key ? key : "(null)", pmi.keylen_max - 1);
         return -1;
     }
-    if (strpbrk(key, " =\n\r\t")) {
-        pmi_error("key '%s' contains a space, '=' or newline", key);
+    if (strpbrk(key, " =;\n\r\t")) {
+        pmi_error("key '%s' contains a space, '=', ';' or newline", key);
         return -1;
     }
     return 0;
@@ -271,8 +290,8 @@ static int check_value(const char *value)
         pmi_error("value of %zu characters exceeds the PMI limit of %d", strlen(value), pmi.vallen_max - 1);
         return -1;
     }
-    if (strpbrk(value, " \n\r\t")) {
-        pmi_error("value '%.60s' contains a space or newline", value);
+    if (strpbrk(value, " ;\n\r\t")) {
+        pmi_error("value '%.60s' contains a space, ';' or newline", value);
         return -1;
     }
     return 0;
@@ -367,6 +386,23 @@ static int init_singleton(void)
     return 0;
 }
 
+/* The rest of init once the server has agreed to speak PMI-2. */
+static int init_wire2(void)
+{
+    if (pmi.rlen != 0) {
+        pmi_error("protocol error: unexpected bytes after the PMI-2 init reply");
+        return -1;
+    }
+    if (dmpi_pmi2_init(pmi.fd, &pmi.rank, &pmi.size, &pmi.appnum, pmi.kvsname, sizeof pmi.kvsname) != 0)
+        return -1;
+    pmi.version = 2;
+    pmi.kvsname_max = (int)sizeof pmi.kvsname;
+    pmi.keylen_max = DMPI_PMI_KEY_MAX;
+    pmi.vallen_max = DMPI_PMI_VAL_MAX;
+    pmi.initialized = 1;
+    return 0;
+}
+
 static int init_wire(const char *fdstr)
 {
     char line[LINE_MAX_LEN], *end;
@@ -391,13 +427,34 @@ static int init_wire(const char *fdstr)
         return -1;
     }
 
-    if (send_line("cmd=init pmi_version=1 pmi_subversion=1") != 0 ||
-        expect_reply("response_to_init", line, sizeof line, NULL) != 0)
-        return -1;
-    if (field_int(line, "pmi_version", &v) == 0 && v != 1) {
-        pmi_error("the process manager speaks PMI version %d, not 1", v);
-        return -1;
+    /* Keep the socket out of programs the application may exec later. */
+    fcntl(pmi.fd, F_SETFD, fcntl(pmi.fd, F_GETFD) | FD_CLOEXEC);
+
+    int inited = 0;
+    const char *jobid = getenv("PMI_JOBID");
+    if (jobid && *jobid) {
+        int rc;
+        if (send_line("cmd=init pmi_version=2 pmi_subversion=0") != 0 ||
+            expect_reply("response_to_init", line, sizeof line, &rc) != 0)
+            return -1;
+        if (field_int(line, "pmi_version", &v) != 0)
+            v = 1;
+        if (rc == 0 && v == 2)
+            return init_wire2();
+        /* A PMI-1 server: it accepted (rc=0) with version 1, or refused
+         * and then we ask again for version 1. */
+        inited = rc == 0 && v == 1;
     }
+    if (!inited) {
+        if (send_line("cmd=init pmi_version=1 pmi_subversion=1") != 0 ||
+            expect_reply("response_to_init", line, sizeof line, NULL) != 0)
+            return -1;
+        if (field_int(line, "pmi_version", &v) == 0 && v != 1) {
+            pmi_error("the process manager speaks PMI version %d, not 1", v);
+            return -1;
+        }
+    }
+    pmi.version = 1;
 
     if (send_line("cmd=get_maxes") != 0 || expect_reply("maxes", line, sizeof line, NULL) != 0)
         return -1;
@@ -431,11 +488,52 @@ static int init_wire(const char *fdstr)
         pmi_error("protocol error: %s kvsname in '%s'", r < 0 ? "overlong" : "missing", line);
         return -1;
     }
-
-    /* Keep the socket out of programs the application may exec later. */
-    fcntl(pmi.fd, F_SETFD, fcntl(pmi.fd, F_GETFD) | FD_CLOEXEC);
     pmi.initialized = 1;
     return 0;
+}
+
+/* The value of a count in the environment; -1 if unset or not a number. */
+static long env_count(const char *name)
+{
+    const char *s = getenv(name);
+    char *end;
+    if (!s || !*s)
+        return -1;
+    long v = strtol(s, &end, 10);
+    return *end || v < 0 ? -1 : v;
+}
+
+/* Without PMI_FD: is this a rank of a job started by a launcher that dmpi
+ * cannot talk to? Each rank would otherwise run alone as a singleton, N
+ * times over. If so, says which launcher in one line and returns 1. A
+ * launcher that says it started one process is harmless: a singleton. So
+ * is a Slurm batch script: it has SLURM_PROCID=0 and the job's
+ * SLURM_NTASKS, but only srun's tasks have SLURM_STEP_NUM_TASKS. */
+static int unknown_launcher(void)
+{
+    char seen[256];
+    long n;
+    const char *v;
+    if ((v = getenv("PMI_PORT")) != NULL)
+        snprintf(seen, sizeof seen, "a PMI launcher that serves PMI over a TCP port (PMI_PORT=%.64s, "
+                 "MPICH's Hydra in a mode dmpi does not speak)", v);
+    else if ((v = getenv("PMIX_RANK")) != NULL && env_count("OMPI_COMM_WORLD_SIZE") != 1)
+        snprintf(seen, sizeof seen, "%s (PMIX_RANK=%.16s), whose PMIx dmpi does not speak",
+                 getenv("SLURM_PROCID") ? "srun --mpi=pmix" : "a PMIx launcher such as Open MPI's mpirun", v);
+    else if ((n = env_count("OMPI_COMM_WORLD_SIZE")) > 1)
+        snprintf(seen, sizeof seen, "Open MPI's mpirun (OMPI_COMM_WORLD_SIZE=%ld)", n);
+    else if ((v = getenv("SLURM_PROCID")) != NULL && (n = env_count("SLURM_STEP_NUM_TASKS")) > 1)
+        snprintf(seen, sizeof seen, "srun without --mpi=pmi2 (SLURM_PROCID=%.16s of %ld tasks, no PMI_FD)", v, n);
+    else if ((n = env_count("PMI_SIZE")) > 1)
+        snprintf(seen, sizeof seen, "a PMI launcher that gave PMI_SIZE=%ld but no PMI_FD", n);
+    else if ((n = env_count("MV2_COMM_WORLD_SIZE")) > 1)
+        snprintf(seen, sizeof seen, "MVAPICH's mpirun_rsh (MV2_COMM_WORLD_SIZE=%ld)", n);
+    else
+        return 0;
+    fprintf(stderr, "dmpi: started by %s; start dmpi jobs with 'srun --mpi=pmi2', dmpi's mpiexec or "
+                    "MPICH's mpiexec (Hydra)\n", seen);
+    fflush(stderr);
+    return 1;
 }
 
 int dmpi_pmi_init(int *rank, int *size, int *appnum)
@@ -447,23 +545,16 @@ int dmpi_pmi_init(int *rank, int *size, int *appnum)
     pmi.rank = -1;
     const char *fdstr = getenv("PMI_FD");
     int rc;
-    if (fdstr && *fdstr) {
+    if (fdstr && *fdstr)
         rc = init_wire(fdstr);
-    } else if (getenv("PMI_PORT")) {
-        pmi_error("PMI_PORT is set but PMI_FD is not: PMI over a TCP port is not supported; "
-                  "start the job with dmpi's mpiexec or MPICH's mpiexec (Hydra)");
-        rc = -1;
-    } else {
-        if (getenv("PMIX_RANK") || getenv("OMPI_COMM_WORLD_SIZE")) {
-            fprintf(stderr, "dmpi: warning: started by a PMIx launcher (Open MPI's mpirun?), which dmpi "
-                            "cannot talk to; running as a singleton (rank 0 of 1)\n");
-        }
+    else if (unknown_launcher())
+        rc = DMPI_PMI_REFUSED;
+    else
         rc = init_singleton();
-    }
     if (rc != 0) {
         pmi.fd = -1;
         pmi.rank = -1;
-        return -1;
+        return rc == DMPI_PMI_REFUSED ? rc : -1;
     }
     report(rank, size, appnum);
     return 0;
@@ -488,6 +579,15 @@ int dmpi_pmi_universe_size(int *usize)
         *usize = 1;
         return 0;
     }
+    if (pmi.version == 2) {
+        char val[32], *end;
+        int r = dmpi_pmi2_job_attr("universeSize", val, sizeof val);
+        if (r < 0)
+            return -1;
+        long v = r == 0 ? strtol(val, &end, 10) : -1;
+        *usize = r == 0 && end != val && *end == '\0' && v >= 1 && v <= INT_MAX ? (int)v : -1;
+        return 0;
+    }
     if (send_line("cmd=get_universe_size") != 0 || expect_reply("universe_size", line, sizeof line, NULL) != 0)
         return -1;
     if (field_int(line, "size", usize) != 0) {
@@ -504,6 +604,8 @@ int dmpi_pmi_put(const char *key, const char *value)
         return -1;
     if (pmi.singleton)
         return store_put(key, value);
+    if (pmi.version == 2)
+        return dmpi_pmi2_put(key, value);
     if (send_line("cmd=put kvsname=%s key=%s value=%s", pmi.kvsname, key, value) != 0 ||
         expect_reply("put_result", line, sizeof line, NULL) != 0)
         return -1;
@@ -533,6 +635,16 @@ static int do_get(const char *key, char *value, int maxlen, int quiet_absent)
         }
         strcpy(value, e->val);
         return 0;
+    }
+    if (pmi.version == 2) {
+        /* The launcher's own facts are job attributes in PMI-2. */
+        if (strcmp(key, "PMI_process_mapping") == 0)
+            rc = dmpi_pmi2_job_attr(key, value, (size_t)maxlen);
+        else
+            rc = dmpi_pmi2_get(key, value, (size_t)maxlen);
+        if (rc == 1 && !quiet_absent)
+            pmi_error("get: key '%s' not found", key);
+        return rc;
     }
     if (send_line("cmd=get kvsname=%s key=%s", pmi.kvsname, key) != 0 ||
         expect_reply("get_result", line, sizeof line, &rc) != 0)
@@ -574,6 +686,8 @@ int dmpi_pmi_barrier(void)
         return -1;
     if (pmi.singleton)
         return 0;
+    if (pmi.version == 2)
+        return dmpi_pmi2_fence();
     if (send_line("cmd=barrier_in") != 0 || expect_reply("barrier_out", line, sizeof line, NULL) != 0)
         return -1;
     return 0;
@@ -588,7 +702,8 @@ int dmpi_pmi_abort(int exitcode, const char *msg)
     fflush(stdout);
     if (!pmi.initialized || pmi.singleton)
         _exit(exitcode & 0xff);
-    if (send_line("cmd=abort exitcode=%d", exitcode) != 0)
+    if (pmi.version == 2 ? dmpi_pmi2_abort(exitcode, msg) != 0
+                         : send_line("cmd=abort exitcode=%d", exitcode) != 0)
         return -1;
     /* The launcher now kills the job; wait for that (or for it closing the
      * connection), then leave on our own so that we never hang here. */
@@ -616,7 +731,9 @@ int dmpi_pmi_finalize(void)
     if (pmi.singleton) {
         store_free();
     } else {
-        if (send_line("cmd=finalize") != 0 || expect_reply("finalize_ack", line, sizeof line, NULL) != 0)
+        if (pmi.version == 2)
+            rc = dmpi_pmi2_finalize();
+        else if (send_line("cmd=finalize") != 0 || expect_reply("finalize_ack", line, sizeof line, NULL) != 0)
             rc = -1;
         close(pmi.fd);
         pmi.fd = -1;
@@ -624,6 +741,7 @@ int dmpi_pmi_finalize(void)
     }
     pmi.initialized = 0;
     pmi.singleton = 0;
+    pmi.version = 0;
     pmi.kvsname[0] = '\0';
     return rc;
 }

@@ -1,12 +1,17 @@
-/* PMI-1 client: the library's only way to learn its rank, size and peers.
- * Speaks the PMI-1 wire protocol over the socket named by PMI_FD (our
- * mpiexec and MPICH's Hydra both provide it). Without PMI_FD the process
- * runs as a singleton: rank 0 of 1, with a private in-process key space.
+/* PMI client: the library's only way to learn its rank, size and peers.
+ * Speaks over the socket named by PMI_FD either the PMI-1 wire protocol
+ * (our mpiexec and MPICH's Hydra) or PMI-2 (Slurm's srun --mpi=pmi2, which
+ * also sets PMI_JOBID; src/pmi/pmi2.c). Without PMI_FD the process runs as
+ * a singleton: rank 0 of 1, with a private in-process key space; unless
+ * the environment shows a launcher that started several ranks without
+ * PMI_FD (srun without --mpi=pmi2, Open MPI's mpirun, Hydra with PMI_PORT):
+ * then init refuses with one line on stderr and DMPI_PMI_REFUSED.
  *
- * Wire format: one request per line, "cmd=NAME key=value key=value\n", one
- * reply line per request (none for abort). Keys and values therefore cannot
- * contain spaces or newlines; keys cannot contain '='. Encode binary data
- * (hex, base64 without spaces) before putting it.
+ * PMI-1 wire format: one request per line, "cmd=NAME key=value key=value\n",
+ * one reply line per request (none for abort); PMI-2 separates fields with
+ * ';'. Keys and values therefore cannot contain spaces, ';' or newlines;
+ * keys cannot contain '='. Encode binary data (hex, base64 without spaces)
+ * before putting it.
  *
  * Not thread-safe: the library serializes calls (they happen at init and
  * finalize). */
@@ -16,8 +21,10 @@
 #define DMPI_PMI_KEY_MAX 64     /* buffer size for a key, NUL included */
 #define DMPI_PMI_VAL_MAX 1024   /* buffer size for a value, NUL included */
 
+#define DMPI_PMI_REFUSED (-2)   /* init: started by a launcher dmpi cannot talk to (said on stderr) */
+
 /* All return 0 on success, -1 on failure (a message is printed to stderr). */
-int dmpi_pmi_init(int *rank, int *size, int *appnum);
+int dmpi_pmi_init(int *rank, int *size, int *appnum);   /* or DMPI_PMI_REFUSED */
 int dmpi_pmi_universe_size(int *usize);         /* -1 if the launcher does not know it (Hydra without hosts) */
 const char *dmpi_pmi_kvsname(void);            /* unique per job; "singleton-<pid>" without PMI; "" before init */
 int dmpi_pmi_put(const char *key, const char *value);
@@ -28,7 +35,8 @@ int dmpi_pmi_finalize(void);
 int dmpi_pmi_is_singleton(void);
 
 /* Like dmpi_pmi_get, for keys that may legitimately be absent (for example
- * "PMI_process_mapping", which Hydra and our mpiexec provide): returns 0 if
+ * "PMI_process_mapping", which Hydra, our mpiexec and Slurm provide; under
+ * PMI-2 it is read as a job attribute): returns 0 if
  * found, 1 if the key does not exist (silently), -1 on any other failure. */
 int dmpi_pmi_try_get(const char *key, char *value, int maxlen);
 
