@@ -51,6 +51,9 @@ static const param_t table[] = {
     /* max: the receiver reads a whole eager frame ahead into one buffer per peer */
     {"TCP_EAGER_LIMIT", P_SIZE, "65536", "0", "16M", P(tcp_eager_limit),
      "largest message sent over TCP without waiting for the receiver; larger ones move from buffer to buffer once matched"},
+    /* min: the kernel counts in milliseconds and probes in whole seconds */
+    {"TCP_TIMEOUT", P_DOUBLE, "60", "0", "1e6", P(tcp_timeout),
+     "seconds after which a TCP connection whose peer stopped answering (host down, link cut) ends the job with an error; 0 = the kernel's limits (many minutes)"},
     /* min: 0 would yield at the first idle poll; max: 10^9 polls are minutes of spinning already */
     {"SPIN_COUNT", P_INT, "100", "1", "1000000000", P(spin_count),
      "idle polls before a waiting rank starts yielding its core between polls, when ranks outnumber cores (16 times as many otherwise)"},

@@ -20,6 +20,7 @@ typedef struct dmpi_params {
     char transport[DMPI_PARAM_NAME_MAX];   /* TRANSPORT: auto, or tcp between all ranks */
     char tcp_if[DMPI_PARAM_TEXT_MAX];      /* TCP_IF: interface name or CIDR, or auto */
     size_t tcp_eager_limit;   /* TCP_EAGER_LIMIT: largest message sent eagerly over TCP */
+    double tcp_timeout;       /* TCP_TIMEOUT: seconds a silent connection lives (0 = the kernel's) */
     int spin_count;           /* SPIN_COUNT: polls before yielding the core when oversubscribed */
     double idle_nap;          /* IDLE_NAP: longest sleep (us) between the polls of a long wait (0 = never) */
     double idle_nap_after;    /* IDLE_NAP_AFTER: ms of waiting before naps, oversubscribed (x100 otherwise) */

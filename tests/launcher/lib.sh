@@ -12,6 +12,14 @@ TMP=$(mktemp -d /tmp/dmpi-launcher-test.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 CLIENT=$TMP/pmi_client
 cp "$2" "$CLIENT"
+# DMPI_TEST_HOSTS="OPTIONS": every mpiexec of the test runs with these host
+# options too (e.g. "--launcher fork --hosts a:2,b:1"), so that the same
+# checks hold for a job across hosts, each rank under its host's proxy.
+if [ -n "${DMPI_TEST_HOSTS:-}" ]; then
+    printf '#!/bin/sh\nexec %s %s "$@"\n' "$MPIEXEC" "$DMPI_TEST_HOSTS" >"$TMP/mpiexec"
+    chmod +x "$TMP/mpiexec"
+    MPIEXEC=$TMP/mpiexec
+fi
 unset PMI_FD PMI_RANK PMI_SIZE DMPI_MPIEXEC_TIMEOUT
 TESTNAME=$(basename "$0" .sh)
 

@@ -133,6 +133,12 @@ int main(int argc, char **argv)
                rank, size, appnum, usize, dmpi_pmi_kvsname(), dmpi_pmi_is_singleton(),
                lr ? lr : "-", ls ? ls : "-");
         finalize_and_exit();
+    } else if (strcmp(mode, "mapping") == 0) {
+        char map[1024];
+        if (dmpi_pmi_get("PMI_process_mapping", map, sizeof map) != 0)
+            die("get PMI_process_mapping");
+        printf("rank=%d local=%s/%s mapping=%s\n", rank, getenv("DMPI_LOCAL_RANK"), getenv("DMPI_LOCAL_SIZE"), map);
+        finalize_and_exit();
     } else if (strcmp(mode, "exit") == 0 && argc > 3) {
         target = atoi(argv[3]);
         if (rank == target)

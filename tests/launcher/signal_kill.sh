@@ -4,7 +4,7 @@
 
 run "$MPIEXEC" -n 3 "$CLIENT" kill 1 </dev/null
 expect_rc 137
-expect_err "mpiexec: rank 1 (pid [0-9]*) was killed by signal 9 (Killed); terminating the job"
+expect_err "mpiexec: rank 1 (pid [0-9]*[^)]*) was killed by signal 9 (Killed); terminating the job"
 [ "$(count_err_lines '^mpiexec:')" = 1 ] || fail "expected exactly one mpiexec line"
 expect_faster 1500
 no_leftovers

@@ -28,32 +28,40 @@ static void random_hex(char *out, size_t nhex)
     out[nhex] = '\0';
 }
 
-void mpx_job_init(struct mpx_job *job, const struct mpx_options *opt)
+void mpx_job_set_size(struct mpx_job *job, int n)
 {
-    char hex[9];
-    memset(job, 0, sizeof *job);
-    job->opt = opt;
-    job->n = opt->nprocs;
-    job->ranks = mpx_xmalloc((size_t)job->n * sizeof *job->ranks);
-    memset(job->ranks, 0, (size_t)job->n * sizeof *job->ranks);
-    for (int i = 0; i < job->n; i++) {
+    free(job->ranks);
+    job->n = job->world_size = n;
+    job->ranks = mpx_xmalloc((size_t)n * sizeof *job->ranks);
+    memset(job->ranks, 0, (size_t)n * sizeof *job->ranks);
+    for (int i = 0; i < n; i++) {
         struct mpx_rank *r = &job->ranks[i];
         r->rank = i;
         r->state = MPX_NOT_STARTED;
         r->out.fd = r->err.fd = r->pmi.fd = -1;
     }
+}
+
+void mpx_job_init(struct mpx_job *job, const struct mpx_options *opt)
+{
+    char hex[9];
+    memset(job, 0, sizeof *job);
+    job->opt = opt;
+    mpx_job_set_size(job, opt->nprocs);
     random_hex(hex, 8);
     snprintf(job->kvsname, sizeof job->kvsname, "dmpi-%ld-%s", (long)getpid(), hex);
     job->start_time = mpx_now();
     job->stdin_src = job->stdin_dst = -1;
+    job->rank_exited = mpx_rank_exited;
 }
 
 void mpx_job_free(struct mpx_job *job)
 {
     free(job->ranks);
-    free(job->nodes);
     job->ranks = NULL;
-    job->nodes = NULL;
+    mpx_nodes_free(job);
+    free(job->proxies);
+    job->proxies = NULL;
 }
 
 void mpx_job_terminate(struct mpx_job *job, int sig)
@@ -71,8 +79,22 @@ void mpx_job_terminate(struct mpx_job *job, int sig)
     job->kill_deadline = mpx_now() + MPX_KILL_GRACE;
 }
 
+void mpx_job_fail_later(struct mpx_job *job, int status, const char *fmt, ...)
+{
+    if (job->have_status || job->pending || job->terminating)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(job->pending_msg, sizeof job->pending_msg, fmt, ap);
+    va_end(ap);
+    job->pending = 1;
+    job->pending_status = status;
+    job->pending_deadline = mpx_now() + MPX_CAUSE_WAIT;
+}
+
 void mpx_job_fail(struct mpx_job *job, int status, const char *fmt, ...)
 {
+    job->pending = 0;                    /* this one explains a waiting abort */
     if (!job->have_status) {
         char msg[1024];
         va_list ap;
@@ -81,9 +103,18 @@ void mpx_job_fail(struct mpx_job *job, int status, const char *fmt, ...)
         va_end(ap);
         job->have_status = 1;
         job->exit_status = status;
+        if (job->up) {                   /* a proxy: mpiexec reports it and ends the job */
+            mpx_link_send(job->up, MPX_F_FAIL, status, msg, strlen(msg));
+            job->terminating = 1;
+            return;
+        }
         fflush(stdout);
         fprintf(stderr, "mpiexec: %s\n", msg);
         fflush(stderr);
+    }
+    if (job->up) {
+        job->terminating = 1;
+        return;
     }
     if (!job->terminating && job->nrunning > 0)
         mpx_job_terminate(job, SIGTERM);
@@ -96,6 +127,12 @@ double mpx_job_timers(struct mpx_job *job, double now)
     double next = -1;
 #define CONSIDER(t) do { if (next < 0 || (t) < next) next = (t); } while (0)
 
+    if (job->pending) {
+        if (now >= job->pending_deadline)
+            mpx_job_fail(job, job->pending_status, "%s", job->pending_msg);
+        else
+            CONSIDER(job->pending_deadline);
+    }
     if (job->opt->timeout > 0 && !job->terminating && job->nrunning > 0) {
         double t = job->start_time + job->opt->timeout;
         if (now >= t)

@@ -15,28 +15,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-enum fd_kind { FD_SIGNAL, FD_STDIN_SRC, FD_STDIN_DST, FD_PMI, FD_OUT, FD_ERR };
-
-struct poll_set {
-    struct pollfd *pfd;
-    enum fd_kind *kind;
-    int *rank;
-    int n, cap;
-};
-
-static void ps_add(struct poll_set *ps, int fd, short events, enum fd_kind kind, int rank)
-{
-    if (ps->n == ps->cap) {
-        ps->cap = ps->cap ? 2 * ps->cap : 64;
-        ps->pfd = mpx_xrealloc(ps->pfd, (size_t)ps->cap * sizeof *ps->pfd);
-        ps->kind = mpx_xrealloc(ps->kind, (size_t)ps->cap * sizeof *ps->kind);
-        ps->rank = mpx_xrealloc(ps->rank, (size_t)ps->cap * sizeof *ps->rank);
-    }
-    ps->pfd[ps->n] = (struct pollfd){ .fd = fd, .events = events };
-    ps->kind[ps->n] = kind;
-    ps->rank[ps->n] = rank;
-    ps->n++;
-}
+enum fd_kind { FD_SIGNAL, FD_STDIN_SRC, FD_STDIN_DST, FD_PMI, FD_OUT, FD_ERR, FD_PROXY };
 
 /* With 0, 1 or 2 closed, our own pipes could land there: fill them first. */
 static void ensure_std_fds(void)
@@ -58,6 +37,7 @@ static void choose_stdin(struct mpx_job *job)
     if (isatty(0) && tcgetpgrp(0) != getpgrp())
         return;                                /* background job: rank 0 gets /dev/null */
     job->stdin_src = 0;
+    job->stdin_to_rank0 = 1;
 }
 
 static void handle_signals(struct mpx_job *job)
@@ -86,12 +66,6 @@ static void handle_signals(struct mpx_job *job)
     }
 }
 
-static void consider(double *next, double t)
-{
-    if (t >= 0 && (*next < 0 || t < *next))
-        *next = t;
-}
-
 static int streams_open(const struct mpx_job *job)
 {
     for (int i = 0; i < job->n; i++)
@@ -102,8 +76,10 @@ static int streams_open(const struct mpx_job *job)
 
 static void run(struct mpx_job *job, int sigfd)
 {
-    struct poll_set ps = { 0 };
+    struct mpx_poll_set ps = { 0 };
     double drain_deadline = -1;
+    /* proxies wait MPX_DRAIN_TIME for their own pipes, then report */
+    double drain_time = job->nproxies ? MPX_DRAIN_TIME + 1.0 : MPX_DRAIN_TIME;
 
     mpx_reap(job);
     for (;;) {
@@ -113,48 +89,50 @@ static void run(struct mpx_job *job, int sigfd)
             struct mpx_rank *r = &job->ranks[i];
             mpx_stream_flush(job, r, &r->out, now, 0);
             mpx_stream_flush(job, r, &r->err, now, 0);
-            consider(&next, mpx_stream_deadline(job, &r->out));
-            consider(&next, mpx_stream_deadline(job, &r->err));
+            mpx_consider(&next, mpx_stream_deadline(job, &r->out));
+            mpx_consider(&next, mpx_stream_deadline(job, &r->err));
         }
         if (job->nrunning == 0) {
             /* Everyone is reaped; collect the last output, but do not wait
              * long for pipes that processes left behind still hold open. */
             if (drain_deadline < 0)
-                drain_deadline = now + MPX_DRAIN_TIME;
-            if (!streams_open(job) || now >= drain_deadline)
+                drain_deadline = now + drain_time;
+            if (((!streams_open(job) && !mpx_remote_active(job)) || now >= drain_deadline) && !job->pending)
                 break;
-            consider(&next, drain_deadline);
+            mpx_consider(&next, drain_deadline);
         }
-        if (job->ranks[0].state == MPX_EXITED && job->stdin_dst >= 0)
+        if (job->ranks[0].state == MPX_EXITED && (job->stdin_dst >= 0 || job->stdin_proxy))
             mpx_stdin_close(job);
 
         ps.n = 0;
-        ps_add(&ps, sigfd, POLLIN, FD_SIGNAL, -1);
+        mpx_poll_add(&ps, sigfd, POLLIN, FD_SIGNAL, -1);
         if (job->stdin_dst >= 0) {
             if (job->stdin_len > 0)
-                ps_add(&ps, job->stdin_dst, POLLOUT, FD_STDIN_DST, 0);
+                mpx_poll_add(&ps, job->stdin_dst, POLLOUT, FD_STDIN_DST, 0);
             else {
-                ps_add(&ps, job->stdin_dst, 0, FD_STDIN_DST, 0);   /* POLLERR: rank 0 closed stdin */
+                mpx_poll_add(&ps, job->stdin_dst, 0, FD_STDIN_DST, 0);   /* POLLERR: rank 0 closed stdin */
                 if (job->stdin_src >= 0)
-                    ps_add(&ps, job->stdin_src, POLLIN, FD_STDIN_SRC, 0);
+                    mpx_poll_add(&ps, job->stdin_src, POLLIN, FD_STDIN_SRC, 0);
             }
+        } else if (job->stdin_src >= 0 && mpx_remote_stdin_ready(job)) {
+            mpx_poll_add(&ps, job->stdin_src, POLLIN, FD_STDIN_SRC, 0);
+        }
+        for (int k = 0; k < job->nproxies; k++) {
+            struct mpx_link *l = &job->proxies[k].link;
+            if (mpx_link_open(l))
+                mpx_poll_add(&ps, l->in_fd, (short)(POLLIN | (mpx_link_queued(l) ? POLLOUT : 0)), FD_PROXY, k);
         }
         for (int i = 0; i < job->n; i++) {
             struct mpx_rank *r = &job->ranks[i];
             if (r->pmi.fd >= 0)
-                ps_add(&ps, r->pmi.fd, POLLIN, FD_PMI, i);
+                mpx_poll_add(&ps, r->pmi.fd, POLLIN, FD_PMI, i);
             if (r->out.fd >= 0)
-                ps_add(&ps, r->out.fd, POLLIN, FD_OUT, i);
+                mpx_poll_add(&ps, r->out.fd, POLLIN, FD_OUT, i);
             if (r->err.fd >= 0)
-                ps_add(&ps, r->err.fd, POLLIN, FD_ERR, i);
+                mpx_poll_add(&ps, r->err.fd, POLLIN, FD_ERR, i);
         }
 
-        int timeout = -1;
-        if (next >= 0) {
-            double ms = (next - now) * 1000.0 + 1.0;
-            timeout = ms <= 0 ? 0 : ms > INT_MAX ? INT_MAX : (int)ms;
-        }
-        int nready = poll(ps.pfd, (nfds_t)ps.n, timeout);
+        int nready = poll(ps.pfd, (nfds_t)ps.n, mpx_poll_timeout(next, now));
         if (nready < 0) {
             if (errno == EINTR)
                 continue;
@@ -166,11 +144,29 @@ static void run(struct mpx_job *job, int sigfd)
 
         if (ps.pfd[0].revents)
             handle_signals(job);
+        /* A proxy that hung up goes first: when a host is lost, its peers'
+         * complaints about the lost ranks are consequences, not the cause. */
+        for (int k = 1; k < ps.n; k++) {
+            struct pollfd *p = &ps.pfd[k];
+            struct mpx_proxy *px = ps.kind[k] == FD_PROXY ? &job->proxies[ps.index[k]] : NULL;
+            if (px && (p->revents & (POLLHUP | POLLERR)) && px->link.in_fd == p->fd) {
+                mpx_remote_readable(job, px);
+                p->revents = 0;
+            }
+        }
         for (int k = 1; k < ps.n; k++) {
             struct pollfd *p = &ps.pfd[k];
             if (!p->revents)
                 continue;
-            struct mpx_rank *r = ps.rank[k] >= 0 ? &job->ranks[ps.rank[k]] : NULL;
+            if (ps.kind[k] == FD_PROXY) {
+                struct mpx_proxy *px = &job->proxies[ps.index[k]];
+                if (px->link.in_fd == p->fd && (p->revents & POLLOUT))
+                    mpx_remote_writable(job, px);
+                if (px->link.in_fd == p->fd && (p->revents & ~POLLOUT))
+                    mpx_remote_readable(job, px);
+                continue;
+            }
+            struct mpx_rank *r = ps.index[k] >= 0 ? &job->ranks[ps.index[k]] : NULL;
             switch (ps.kind[k]) {                 /* handlers above may have closed p->fd */
             case FD_STDIN_SRC:
                 if (job->stdin_src == p->fd)
@@ -197,17 +193,18 @@ static void run(struct mpx_job *job, int sigfd)
                     mpx_stream_readable(job, r, &r->err);
                 break;
             case FD_SIGNAL:
+            case FD_PROXY:
                 break;
             }
         }
     }
-    free(ps.pfd);
-    free(ps.kind);
-    free(ps.rank);
+    mpx_poll_free(&ps);
 }
 
 int main(int argc, char **argv)
 {
+    if (argc >= 2 && strcmp(argv[1], "--proxy") == 0)
+        return mpx_proxy_main(argc, argv);
     struct mpx_options opt;
     int rc = mpx_parse_options(argc, argv, &opt);
     if (rc >= 0) {
@@ -226,14 +223,24 @@ int main(int argc, char **argv)
         fprintf(stderr, "mpiexec: cannot set up signal handling: %s\n", strerror(errno));
         return 1;
     }
-    mpx_nodes_init(&job);
+    rc = mpx_nodes_init(&job);
+    if (rc != 0) {
+        mpx_job_free(&job);
+        mpx_options_free(&opt);
+        return rc;
+    }
     mpx_pmi_server_init(&job);
     choose_stdin(&job);
 
-    mpx_spawn_all(&job);                       /* a failure there already terminates the job */
+    /* a failure to start already terminates the job */
+    if (job.opt->hosts || job.opt->hostfile)
+        mpx_remote_start(&job);
+    else
+        mpx_spawn_all(&job);
     run(&job, sigfd);
 
     mpx_kill_leftovers(&job, sigfd);
+    mpx_remote_finish(&job, sigfd);
     for (int i = 0; i < job.n; i++) {
         struct mpx_rank *r = &job.ranks[i];
         if (r->out.fd >= 0)

@@ -15,7 +15,10 @@
 #define DMPI_VERSION_STRING "unknown"
 #endif
 
-enum opt_id { O_NP, O_X, O_GENV, O_TAG, O_TIMEOUT, O_HELP, O_VERSION, O_IGNORE0, O_IGNORE1 };
+enum opt_id {
+    O_NP, O_X, O_GENV, O_TAG, O_TIMEOUT, O_HELP, O_VERSION, O_IGNORE0, O_IGNORE1,
+    O_HOSTS, O_HOSTFILE, O_PPN, O_LAUNCHER, O_LAUNCHER_EXEC
+};
 
 struct opt_def {
     const char *name;
@@ -34,6 +37,18 @@ static const struct opt_def opt_defs[] = {
     { "prepend-rank", 0, O_TAG },
     { "l", 0, O_TAG },
     { "timeout", 1, O_TIMEOUT },
+    { "hosts", 1, O_HOSTS },
+    { "host", 1, O_HOSTS },
+    { "H", 1, O_HOSTS },
+    { "hostfile", 1, O_HOSTFILE },
+    { "f", 1, O_HOSTFILE },
+    { "machinefile", 1, O_HOSTFILE },
+    { "ppn", 1, O_PPN },
+    { "npernode", 1, O_PPN },
+    { "launcher", 1, O_LAUNCHER },
+    { "bootstrap", 1, O_LAUNCHER },
+    { "launcher-exec", 1, O_LAUNCHER_EXEC },
+    { "bootstrap-exec", 1, O_LAUNCHER_EXEC },
     { "h", 0, O_HELP },
     { "help", 0, O_HELP },
     { "version", 0, O_VERSION },
@@ -49,7 +64,8 @@ static void usage(FILE *f)
     fprintf(f,
             "Usage: mpiexec [options] program [args...]\n"
             "\n"
-            "Starts N copies (ranks) of program on this host and serves them PMI-1.\n"
+            "Starts N copies (ranks) of program on this host, or on the hosts given,\n"
+            "and serves them PMI-1.\n"
             "\n"
             "Options:\n"
             "  -n, -np, -c N        number of ranks to start (default 1)\n"
@@ -60,6 +76,18 @@ static void usage(FILE *f)
             "  --tag-output         prefix each output line with [rank] (also -l)\n"
             "  --timeout SECS       kill the job after SECS seconds and exit with status 124\n"
             "                       (default from DMPI_MPIEXEC_TIMEOUT; 0 = no limit)\n"
+            "\n"
+            "Several hosts (a proxy per host, started through the launcher, starts the\n"
+            "host's ranks; ranks fill each host's slots in turn, in blocks):\n"
+            "  --hosts H1[:N],H2..  the hosts and their slots (default 1); also --host, -H\n"
+            "  --hostfile FILE      lines 'host', 'host:N' or 'host slots=N'; also -f\n"
+            "  -ppn N               N ranks per host, whatever the slots\n"
+            "                       (without -n: as many ranks as slots)\n"
+            "  --launcher ssh|exec|fork\n"
+            "                       ssh (default): 'ssh -x HOST ...' (this host: fork);\n"
+            "                       exec: 'PROGRAM HOST COMMAND ARGS...' with the PROGRAM\n"
+            "                       of --launcher-exec; fork: every proxy on this host\n"
+            "  --launcher-exec PROG the program that starts a proxy on a host\n"
             "  -h, --help           show this help and exit\n"
             "  --version            show the version and exit\n"
             "\n"
@@ -146,6 +174,7 @@ int mpx_parse_options(int argc, char **argv, struct mpx_options *opt)
         return 2;
     }
 
+    int launcher_given = 0;
     int i = 1;
     while (i < argc) {
         const char *arg = argv[i];
@@ -179,6 +208,31 @@ int mpx_parse_options(int argc, char **argv, struct mpx_options *opt)
         case O_NP:
             if (parse_nprocs(a1, &opt->nprocs) != 0)
                 return usage_error("the number of ranks must be a positive integer, not '%s'", a1);
+            opt->nprocs_given = 1;
+            break;
+        case O_HOSTS:
+            opt->hosts = a1;
+            break;
+        case O_HOSTFILE:
+            opt->hostfile = a1;
+            break;
+        case O_PPN:
+            if (parse_nprocs(a1, &opt->ppn) != 0)
+                return usage_error("-ppn needs a positive number of ranks per host, not '%s'", a1);
+            break;
+        case O_LAUNCHER:
+            if (strcmp(a1, "ssh") == 0 || strcmp(a1, "rsh") == 0)
+                opt->launcher = MPX_LAUNCH_SSH;
+            else if (strcmp(a1, "exec") == 0)
+                opt->launcher = MPX_LAUNCH_EXEC;
+            else if (strcmp(a1, "fork") == 0)
+                opt->launcher = MPX_LAUNCH_FORK;
+            else
+                return usage_error("unknown launcher '%s' (ssh, exec or fork)", a1);
+            launcher_given = 1;
+            break;
+        case O_LAUNCHER_EXEC:
+            opt->launcher_exec = a1;
             break;
         case O_X: {
             const char *veq = strchr(a1, '=');
@@ -221,6 +275,10 @@ int mpx_parse_options(int argc, char **argv, struct mpx_options *opt)
         return 2;
     }
     opt->argv = &argv[i];
+    if (opt->launcher_exec && !launcher_given)
+        opt->launcher = MPX_LAUNCH_EXEC;       /* the program says how: like ssh */
+    if (opt->launcher == MPX_LAUNCH_EXEC && !opt->launcher_exec)
+        return usage_error("--launcher exec needs --launcher-exec PROGRAM");
     return -1;
 }
 

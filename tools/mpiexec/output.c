@@ -25,7 +25,8 @@ void mpx_stream_init(struct mpx_stream *s, int fd, int dest)
     s->fd = fd;
     s->dest = dest;
     s->at_line_start = 1;
-    mpx_set_nonblock(fd);
+    if (fd >= 0)
+        mpx_set_nonblock(fd);
 }
 
 static void put_out(struct mpx_job *job, int dest, const char *data, size_t len)
@@ -83,6 +84,32 @@ void mpx_stream_close(struct mpx_job *job, struct mpx_rank *r, struct mpx_stream
     s->cap = 0;
 }
 
+/* s->buf holds old bytes (no newline among them) and then added new ones:
+ * forward every complete line, keep the rest. */
+static void forward_lines(struct mpx_job *job, struct mpx_rank *r, struct mpx_stream *s, size_t old)
+{
+    size_t last_nl = s->len;                   /* the new bytes only: the old had none */
+    for (size_t i = s->len; i > old; i--) {
+        if (s->buf[i - 1] == '\n') {
+            last_nl = i - 1;
+            break;
+        }
+    }
+    if (last_nl < s->len) {
+        size_t done = last_nl + 1;
+        emit(job, r, s, s->buf, done);
+        s->len -= done;
+        memmove(s->buf, s->buf + done, s->len);
+        s->pending_since = mpx_now();
+    } else if (old == 0) {
+        s->pending_since = mpx_now();
+    }
+    if (s->len >= MAX_PARTIAL) {
+        emit(job, r, s, s->buf, s->len);
+        s->len = 0;
+    }
+}
+
 void mpx_stream_readable(struct mpx_job *job, struct mpx_rank *r, struct mpx_stream *s)
 {
     for (int iter = 0; iter < MAX_READS_PER_CALL && s->fd >= 0; iter++) {
@@ -101,26 +128,25 @@ void mpx_stream_readable(struct mpx_job *job, struct mpx_rank *r, struct mpx_str
         }
         size_t old = s->len;
         s->len += (size_t)n;
-        size_t last_nl = s->len;               /* the new bytes only: the old had none */
-        for (size_t i = s->len; i > old; i--) {
-            if (s->buf[i - 1] == '\n') {
-                last_nl = i - 1;
-                break;
-            }
+        forward_lines(job, r, s, old);
+    }
+}
+
+void mpx_stream_input(struct mpx_job *job, struct mpx_rank *r, struct mpx_stream *s,
+                      const char *data, size_t len)
+{
+    while (len > 0) {
+        size_t take = len < MAX_PARTIAL ? len : MAX_PARTIAL;
+        if (s->cap - s->len < take) {
+            s->cap = s->len + take;
+            s->buf = mpx_xrealloc(s->buf, s->cap);
         }
-        if (last_nl < s->len) {
-            size_t done = last_nl + 1;
-            emit(job, r, s, s->buf, done);
-            s->len -= done;
-            memmove(s->buf, s->buf + done, s->len);
-            s->pending_since = mpx_now();
-        } else if (old == 0) {
-            s->pending_since = mpx_now();
-        }
-        if (s->len >= MAX_PARTIAL) {
-            emit(job, r, s, s->buf, s->len);
-            s->len = 0;
-        }
+        memcpy(s->buf + s->len, data, take);
+        size_t old = s->len;
+        s->len += take;
+        forward_lines(job, r, s, old);
+        data += take;
+        len -= take;
     }
 }
 
@@ -149,6 +175,7 @@ void mpx_stdin_close(struct mpx_job *job)
         close(job->stdin_dst);
     job->stdin_dst = -1;
     job->stdin_src = -1;
+    job->stdin_proxy = NULL;
     job->stdin_len = job->stdin_off = 0;
 }
 
@@ -182,7 +209,12 @@ void mpx_stdin_readable(struct mpx_job *job)
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
         return;
     if (n <= 0) {                              /* EOF (or EIO: lost the terminal) */
+        mpx_remote_send_stdin(job, NULL, 0);   /* (if rank 0 runs elsewhere) */
         mpx_stdin_close(job);                  /* rank 0 sees EOF */
+        return;
+    }
+    if (job->stdin_proxy) {
+        mpx_remote_send_stdin(job, job->stdin_buf, (size_t)n);
         return;
     }
     job->stdin_len = (size_t)n;

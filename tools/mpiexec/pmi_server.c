@@ -97,6 +97,12 @@ void mpx_pmi_close(struct mpx_rank *r)
         close(r->pmi.fd);
     r->pmi.fd = -1;
     r->pmi.len = 0;
+    r->pmi.dead = 1;
+}
+
+static int pmi_open(const struct mpx_rank *r)
+{
+    return r->proxy ? !r->pmi.dead : r->pmi.fd >= 0;
 }
 
 static void reply(struct mpx_rank *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -105,7 +111,7 @@ static void reply(struct mpx_rank *r, const char *fmt, ...)
 {
     char line[MPX_PMI_LINE_MAX + MPX_VALLEN_MAX];
     va_list ap;
-    if (r->pmi.fd < 0)
+    if (!pmi_open(r))
         return;
     va_start(ap, fmt);
     int n = vsnprintf(line, sizeof line - 1, fmt, ap);
@@ -113,6 +119,10 @@ static void reply(struct mpx_rank *r, const char *fmt, ...)
     if (n < 0 || (size_t)n >= sizeof line - 1)
         n = snprintf(line, sizeof line, "cmd=error rc=-1 msg=reply_too_long");
     line[n++] = '\n';
+    if (r->proxy) {
+        mpx_remote_send_pmi(r, line, (size_t)n);
+        return;
+    }
 
     const char *p = line;
     size_t left = (size_t)n;
@@ -235,14 +245,15 @@ static void do_abort(struct mpx_job *job, struct mpx_rank *r, const struct reque
             code = 1;
     }
     /* Let what the rank printed before aborting come out before our line. */
-    if (r->out.fd >= 0)
+    if (r->out.fd >= 0)                  /* (a proxy sends the output first) */
         mpx_stream_readable(job, r, &r->out);
     if (r->err.fd >= 0)
         mpx_stream_readable(job, r, &r->err);
     int status = (int)(code & 0xff);
     if (code != 0 && status == 0)     /* keep a failure a failure */
         status = 1;
-    mpx_job_fail(job, status, "rank %d called MPI_Abort with error code %ld", r->rank, code);
+    r->pmi.aborted = 1;
+    mpx_job_fail_later(job, status, "rank %d called MPI_Abort with error code %ld", r->rank, code);
 }
 
 static void serve(struct mpx_job *job, struct mpx_rank *r, char *line)
@@ -278,7 +289,7 @@ static void serve(struct mpx_job *job, struct mpx_rank *r, char *line)
     } else if (strcmp(cmd, "get_my_kvsname") == 0) {
         reply(r, "cmd=my_kvsname kvsname=%s", job->kvsname);
     } else if (strcmp(cmd, "get_universe_size") == 0) {
-        reply(r, "cmd=universe_size size=%d", job->n);
+        reply(r, "cmd=universe_size size=%d", job->world_size);
     } else if (strcmp(cmd, "put") == 0) {
         do_put(job, r, &q);
     } else if (strcmp(cmd, "get") == 0) {
@@ -296,16 +307,32 @@ static void serve(struct mpx_job *job, struct mpx_rank *r, char *line)
     }
 }
 
+/* Serves the complete lines in the rank's buffer and keeps the rest. */
+static void serve_lines(struct mpx_job *job, struct mpx_rank *r)
+{
+    struct mpx_pmi_conn *c = &r->pmi;
+    size_t start = 0;
+    char *nl;
+    while (pmi_open(r) && (nl = memchr(c->buf + start, '\n', c->len - start)) != NULL) {
+        *nl = '\0';
+        serve(job, r, c->buf + start);
+        start = (size_t)(nl - c->buf) + 1;
+    }
+    if (!pmi_open(r))
+        return;
+    c->len -= start;
+    memmove(c->buf, c->buf + start, c->len);
+    if (c->len == sizeof c->buf) {
+        mpx_pmi_close(r);
+        mpx_job_fail(job, 1, "rank %d sent a PMI request longer than %d bytes; terminating the job",
+                     r->rank, MPX_PMI_LINE_MAX);
+    }
+}
+
 void mpx_pmi_readable(struct mpx_job *job, struct mpx_rank *r)
 {
     struct mpx_pmi_conn *c = &r->pmi;
     while (c->fd >= 0) {
-        if (c->len == sizeof c->buf) {
-            mpx_pmi_close(r);
-            mpx_job_fail(job, 1, "rank %d sent a PMI request longer than %d bytes; terminating the job",
-                         r->rank, MPX_PMI_LINE_MAX);
-            return;
-        }
         ssize_t n = read(c->fd, c->buf + c->len, sizeof c->buf - c->len);
         if (n < 0) {
             if (errno == EINTR)
@@ -319,16 +346,19 @@ void mpx_pmi_readable(struct mpx_job *job, struct mpx_rank *r)
             return;
         }
         c->len += (size_t)n;
-        size_t start = 0;
-        char *nl;
-        while (c->fd >= 0 && (nl = memchr(c->buf + start, '\n', c->len - start)) != NULL) {
-            *nl = '\0';
-            serve(job, r, c->buf + start);
-            start = (size_t)(nl - c->buf) + 1;
-        }
-        if (c->fd < 0)
-            return;
-        c->len -= start;
-        memmove(c->buf, c->buf + start, c->len);
+        serve_lines(job, r);
+    }
+}
+
+void mpx_pmi_input(struct mpx_job *job, struct mpx_rank *r, const char *data, size_t len)
+{
+    struct mpx_pmi_conn *c = &r->pmi;
+    while (len > 0 && pmi_open(r)) {
+        size_t take = sizeof c->buf - c->len < len ? sizeof c->buf - c->len : len;
+        memcpy(c->buf + c->len, data, take);
+        c->len += take;
+        data += take;
+        len -= take;
+        serve_lines(job, r);
     }
 }

@@ -5,7 +5,8 @@
  * SIGKILL when mpiexec dies (PR_SET_PDEATHSIG) and reports a failed exec
  * through a close-on-exec pipe: EOF there means the exec worked.
  *
- * Placement goes through job->nodes; today that is one node, this host. */
+ * In a job across hosts, mpiexec starts no rank itself: each host's proxy
+ * (proxy.c) runs this code for the ranks of its host. */
 #include "mpiexec.h"
 
 #include <errno.h>
@@ -34,23 +35,6 @@ static void raise_fd_limit(void)
         struct rlimit rl = orig_nofile;
         rl.rlim_cur = rl.rlim_max;
         setrlimit(RLIMIT_NOFILE, &rl);
-    }
-}
-
-void mpx_nodes_init(struct mpx_job *job)
-{
-    static char host[256];
-    if (gethostname(host, sizeof host) != 0)
-        strcpy(host, "localhost");
-    host[sizeof host - 1] = '\0';
-    job->nnodes = 1;
-    job->nodes = mpx_xmalloc(sizeof *job->nodes);
-    job->nodes[0].host = host;
-    job->nodes[0].first_rank = 0;
-    job->nodes[0].nranks = job->n;
-    for (int i = 0; i < job->n; i++) {
-        job->ranks[i].node = 0;
-        job->ranks[i].local_rank = i - job->nodes[0].first_rank;
     }
 }
 
@@ -85,7 +69,7 @@ static void exec_rank(struct mpx_job *job, struct mpx_rank *r, pid_t parent,
             setenv(opt->env[i].name, opt->env[i].value, 1);
     set_env_int("PMI_FD", pmi_fd);
     set_env_int("PMI_RANK", r->rank);
-    set_env_int("PMI_SIZE", job->n);
+    set_env_int("PMI_SIZE", job->world_size);
     set_env_int("DMPI_LOCAL_RANK", r->local_rank);
     set_env_int("DMPI_LOCAL_SIZE", job->nodes[r->node].nranks);
 
@@ -131,7 +115,7 @@ static int spawn_rank(struct mpx_job *job, struct mpx_rank *r, int devnull)
     what = "pipe";
     if (pipe2(outp, O_CLOEXEC) != 0 || pipe2(errp, O_CLOEXEC) != 0 || pipe2(rep, O_CLOEXEC) != 0)
         goto sys_fail;
-    int want_stdin = r->rank == 0 && job->stdin_src >= 0;
+    int want_stdin = r->rank == 0 && job->stdin_to_rank0;
     if (want_stdin && pipe2(inp, O_CLOEXEC) != 0)
         goto sys_fail;
 
@@ -214,33 +198,60 @@ void mpx_kill_job(struct mpx_job *job, int sig)
     if (job->pgid > 0)
         kill(-job->pgid, sig);
     for (int i = 0; i < job->n; i++)   /* ranks that left the group */
-        if (job->ranks[i].state == MPX_RUNNING)
+        if (job->ranks[i].state == MPX_RUNNING && !job->ranks[i].proxy && job->ranks[i].pid > 0)
             kill(job->ranks[i].pid, sig);
+    mpx_remote_kill(job, sig);
+}
+
+/* "rank 3 (pid 1234)", with " on HOST" after the pid when it ran elsewhere. */
+static const char *describe(const struct mpx_job *job, const struct mpx_rank *r, char *buf, size_t len)
+{
+    if (r->proxy)
+        snprintf(buf, len, "rank %d (pid %ld on %s)", r->rank, (long)r->pid, job->nodes[r->node].host);
+    else
+        snprintf(buf, len, "rank %d (pid %ld)", r->rank, (long)r->pid);
+    return buf;
 }
 
 static void judge(struct mpx_job *job, struct mpx_rank *r)
 {
     int st = r->wait_status;
-    if (job->have_status || job->terminating)
+    char who[400];
+    if (job->have_status || job->terminating || r->pmi.aborted)
         return;                               /* teardown: deaths are expected */
+    describe(job, r, who, sizeof who);
     if (WIFSIGNALED(st)) {
         int sig = WTERMSIG(st);
         const char *name = strsignal(sig);
-        mpx_job_fail(job, 128 + sig, "rank %d (pid %ld) was killed by signal %d (%s)%s; terminating the job",
-                     r->rank, (long)r->pid, sig, name ? name : "?", WCOREDUMP(st) ? " (core dumped)" : "");
+        mpx_job_fail(job, 128 + sig, "%s was killed by signal %d (%s)%s; terminating the job",
+                     who, sig, name ? name : "?", WCOREDUMP(st) ? " (core dumped)" : "");
     } else if (WEXITSTATUS(st) != 0) {
-        mpx_job_fail(job, WEXITSTATUS(st), "rank %d (pid %ld) exited with status %d; terminating the job",
-                     r->rank, (long)r->pid, WEXITSTATUS(st));
+        mpx_job_fail(job, WEXITSTATUS(st), "%s exited with status %d; terminating the job",
+                     who, WEXITSTATUS(st));
     } else if (r->pmi.inited && !r->pmi.finalized) {
-        mpx_job_fail(job, 1, "rank %d (pid %ld) exited with status 0 without calling MPI_Finalize; "
-                             "terminating the job", r->rank, (long)r->pid);
+        mpx_job_fail(job, 1, "%s exited with status 0 without calling MPI_Finalize; "
+                             "terminating the job", who);
     }
+}
+
+void mpx_rank_exited(struct mpx_job *job, struct mpx_rank *r)
+{
+    /* Take in what it said last (an abort, a finalize, its output) before
+     * judging its death; a proxy sent all of that before the exit. */
+    if (r->pmi.fd >= 0)
+        mpx_pmi_readable(job, r);
+    mpx_pmi_close(r);
+    if (r->out.fd >= 0)
+        mpx_stream_readable(job, r, &r->out);
+    if (r->err.fd >= 0)
+        mpx_stream_readable(job, r, &r->err);
+    judge(job, r);
 }
 
 static struct mpx_rank *rank_of_pid(struct mpx_job *job, pid_t pid)
 {
     for (int i = 0; i < job->n; i++)
-        if (job->ranks[i].pid == pid && job->ranks[i].state == MPX_RUNNING)
+        if (job->ranks[i].pid == pid && job->ranks[i].state == MPX_RUNNING && !job->ranks[i].proxy)
             return &job->ranks[i];
     return NULL;
 }
@@ -255,21 +266,14 @@ void mpx_reap(struct mpx_job *job)
         if (pid <= 0)
             return;
         struct mpx_rank *r = rank_of_pid(job, pid);
-        if (!r)
-            continue;                          /* an orphan we adopted as subreaper */
+        if (!r) {                              /* a proxy's launcher, or an adopted orphan */
+            mpx_remote_reaped(job, pid, st);
+            continue;
+        }
         r->state = MPX_EXITED;
         r->wait_status = st;
         job->nrunning--;
-        /* Take in what it said last (an abort, a finalize, its output)
-         * before judging its death. */
-        if (r->pmi.fd >= 0)
-            mpx_pmi_readable(job, r);
-        mpx_pmi_close(r);
-        if (r->out.fd >= 0)
-            mpx_stream_readable(job, r, &r->out);
-        if (r->err.fd >= 0)
-            mpx_stream_readable(job, r, &r->err);
-        judge(job, r);
+        job->rank_exited(job, r);
     }
 }
 

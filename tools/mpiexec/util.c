@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,4 +75,40 @@ int mpx_set_nonblock(int fd)
     if (fl < 0)
         return -1;
     return fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+}
+
+void mpx_poll_add(struct mpx_poll_set *ps, int fd, short events, int kind, int index)
+{
+    if (ps->n == ps->cap) {
+        ps->cap = ps->cap ? 2 * ps->cap : 64;
+        ps->pfd = mpx_xrealloc(ps->pfd, (size_t)ps->cap * sizeof *ps->pfd);
+        ps->kind = mpx_xrealloc(ps->kind, (size_t)ps->cap * sizeof *ps->kind);
+        ps->index = mpx_xrealloc(ps->index, (size_t)ps->cap * sizeof *ps->index);
+    }
+    ps->pfd[ps->n] = (struct pollfd){ .fd = fd, .events = events };
+    ps->kind[ps->n] = kind;
+    ps->index[ps->n] = index;
+    ps->n++;
+}
+
+void mpx_poll_free(struct mpx_poll_set *ps)
+{
+    free(ps->pfd);
+    free(ps->kind);
+    free(ps->index);
+    memset(ps, 0, sizeof *ps);
+}
+
+int mpx_poll_timeout(double next, double now)
+{
+    if (next < 0)
+        return -1;
+    double ms = (next - now) * 1000.0 + 1.0;
+    return ms <= 0 ? 0 : ms > INT_MAX ? INT_MAX : (int)ms;
+}
+
+void mpx_consider(double *next, double t)
+{
+    if (t >= 0 && (*next < 0 || t < *next))
+        *next = t;
 }

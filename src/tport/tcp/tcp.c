@@ -80,9 +80,11 @@ static void payload_iov(const tcp_out_t *o, size_t done, struct iovec *iov, int 
     }
 }
 
-static void lost(int peer, const char *doing)
+/* err: the socket's errno, or 0 when the peer closed the connection. */
+static void lost(int peer, const char *doing, int err)
 {
-    dmpi_fatal("tcp: rank %d lost its connection to rank %d while %s", dmpi_world.rank, peer, doing);
+    dmpi_fatal("tcp: rank %d lost its connection to rank %d while %s (%s)", dmpi_world.rank, peer, doing,
+               err == ETIMEDOUT ? "no answer within DMPI_TCP_TIMEOUT" : err ? strerror(err) : "closed by the peer");
 }
 
 /* Writes o as far as the socket takes it; true once all of it is out. */
@@ -100,7 +102,7 @@ static bool write_out(int peer, int fd, tcp_out_t *o)
         if (w < 0) {
             if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
                 return false;
-            lost(peer, "sending");
+            lost(peer, "sending", errno);
         }
         o->sent += (size_t)w;
         if (o->sent == total)
@@ -200,7 +202,7 @@ static bool tcp_send_inline(int peer, const dmpi_hdr_t *m, const void *buf, size
         if (w == (ssize_t)(TCP_FRAME_BYTES + bytes))
             return true;
         if (w < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
-            lost(peer, "sending");
+            lost(peer, "sending", errno);
     }
     tcp_out_t *o = eager_frame(m, bytes);   /* what the socket did not take waits, copied */
     if (bytes)
@@ -289,11 +291,11 @@ static int read_direct(int peer, tcp_peer_t *p)
     int n = recv_iov(r, r->expect - p->direct_left, p->direct_left, iov);
     ssize_t got = readv(p->sock->fd, iov, n);
     if (got == 0)
-        lost(peer, "receiving");
+        lost(peer, "receiving", 0);
     if (got < 0) {
         if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
             return 0;
-        lost(peer, "receiving");
+        lost(peer, "receiving", errno);
     }
     p->direct_left -= (size_t)got;
     if (!p->direct_left)
@@ -367,8 +369,8 @@ static int read_peer(int peer)
         return 0;
     if (got <= 0) {
         /* The peer closed: fine once it finished, with nothing under way. */
-        if (p->rx_fill != p->rx_at || p->oq_head)
-            lost(peer, "receiving");
+        if (got < 0 || p->rx_fill != p->rx_at || p->oq_head)
+            lost(peer, "receiving", got < 0 ? errno : 0);
         tcp_conn_close(p->sock);
         p->sock = NULL;
         return 1;

@@ -177,6 +177,25 @@ int tcp_conn_read_key(void)
 
 /* ---- sockets ------------------------------------------------------------ */
 
+/* A peer that stops answering (its host down, the link cut) is noticed
+ * within DMPI_TCP_TIMEOUT seconds: data unacknowledged that long fails the
+ * socket (TCP_USER_TIMEOUT), and an idle connection is probed (keepalive)
+ * so that a rank waiting to receive finds out too. A peer that is merely
+ * busy still answers the probes from its kernel. */
+static void set_timeout(int fd)
+{
+    double t = dmpi_params.tcp_timeout;
+    if (t <= 0)
+        return;
+    unsigned ms = t * 1000 > 4e9 ? 4000000000u : (unsigned)(t * 1000);
+    int one = 1, idle = t / 3 < 1 ? 1 : (int)(t / 3), intvl = t / 6 < 1 ? 1 : (int)(t / 6), cnt = 3;
+    setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &ms, sizeof ms);
+    setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof one);
+    setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof idle);
+    setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof intvl);
+    setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof cnt);
+}
+
 static tcp_sock_t *sock_new(int fd, int peer, int state, unsigned events)
 {
     tcp_sock_t *k = calloc(1, sizeof *k);
@@ -187,6 +206,7 @@ static tcp_sock_t *sock_new(int fd, int peer, int state, unsigned events)
     k->state = state;
     int one = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    set_timeout(fd);
     struct epoll_event ev = {.events = events, .data.ptr = k};
     if (epoll_ctl(C.ep, EPOLL_CTL_ADD, fd, &ev) != 0)
         dmpi_fatal("tcp: epoll_ctl: %s", strerror(errno));
