@@ -243,10 +243,8 @@ int main(int argc, char **argv)
     mpx_remote_finish(&job, sigfd);
     for (int i = 0; i < job.n; i++) {
         struct mpx_rank *r = &job.ranks[i];
-        if (r->out.fd >= 0)
-            mpx_stream_close(&job, r, &r->out);
-        if (r->err.fd >= 0)
-            mpx_stream_close(&job, r, &r->err);
+        mpx_stream_close(&job, r, &r->out);    /* (a remote one may still hold a partial line) */
+        mpx_stream_close(&job, r, &r->err);
         mpx_pmi_close(r);
     }
     mpx_stdin_close(&job);
