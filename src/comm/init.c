@@ -103,5 +103,7 @@ int dmpi_finalize(void)
     dmpi_info_finalize();
     free(dmpi_world.local_of_world);
     dmpi_world.local_of_world = NULL;
+    free(dmpi_world.node_of_world);
+    dmpi_world.node_of_world = NULL;
     return err0 != MPI_SUCCESS ? err0 : err;
 }

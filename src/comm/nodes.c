@@ -105,7 +105,7 @@ int dmpi_find_nodes(void)
         dmpi_world.local_of_world[w] = nlocal++;
     }
     dmpi_world.local_size = nlocal;
-    free(node_of);
+    dmpi_world.node_of_world = node_of;
     if (dmpi_world.rank == 0 && dmpi_world.nnodes > 1)
         dmpi_verbose(1, "%d ranks on %d nodes", size, dmpi_world.nnodes);
     return 0;

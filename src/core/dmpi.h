@@ -51,6 +51,7 @@ typedef struct dmpi_world {
     int rank, size;              /* in MPI_COMM_WORLD */
     int local_rank, local_size;  /* on this node */
     int *local_of_world;         /* world rank -> local rank, -1 if remote */
+    int *node_of_world;          /* world rank -> its node */
     int node_id, nnodes;         /* this rank's node in the job, and how many (comm/nodes.c) */
     int appnum, universe_size;
     int thread_level;

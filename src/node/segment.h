@@ -23,7 +23,9 @@ typedef struct node_rank_ctl {
     uint64_t probe_addr;         /* address of a word peers read to test cross-memory attach */
     uint64_t cpus[12];           /* the CPUs this rank may run on, 0 .. 767 (its affinity) */
     uint32_t cpus_above;         /* how many above 767 */
-    char pad[128 - 16 - 96 - 4];
+    uint32_t tcp_addr;           /* where TCP listens (network order; tport/tcp/tcp_addr.c) */
+    _Atomic uint32_t tcp_port;   /* ... and its port, non-zero once both are there */
+    char pad[128 - 16 - 96 - 4 - 8];
 } node_rank_ctl_t;
 static_assert(sizeof(node_rank_ctl_t) == 128, "rank control is two cache lines");
 

@@ -441,6 +441,10 @@ static int tcp_init(void)
 {
     if (!T.on)
         return 0;
+    if (tcp_addr_publish(&tcp_listen_addr) != 0) {
+        fprintf(stderr, "dmpi: tcp: rank %d cannot publish its address\n", dmpi_world.rank);
+        return -1;
+    }
     if (dmpi_pmi_barrier() != 0 || tcp_conn_read_key() != 0) {
         fprintf(stderr, "dmpi: tcp: rank %d cannot read the job's key\n", dmpi_world.rank);
         return -1;
@@ -477,6 +481,7 @@ static void tcp_finalize(void)
         free(p->rx);
     }
     free(tcp_peers);
+    tcp_addr_finalize();
     tcp_peers = NULL;
     tcp_conn_finalize();
     T.on = false;

@@ -52,7 +52,13 @@ typedef struct tcp_peer {
 
 /* tcp_conn.c: connections. */
 int tcp_conn_listen(void);                     /* bind and listen; 0 or -1 */
-int tcp_conn_publish(void);                    /* our address (and rank 0: the key) into PMI */
+int tcp_conn_publish(void);                    /* rank 0: the job's key into PMI */
+extern struct sockaddr_in tcp_listen_addr;     /* where we listen (after tcp_conn_listen) */
+
+/* tcp_addr.c: where peers listen, one key-space entry per node. */
+int tcp_addr_publish(const struct sockaddr_in *me);   /* before the PMI barrier of tcp_init */
+void tcp_addr_of(int peer, struct sockaddr_in *sa);   /* after it */
+void tcp_addr_finalize(void);
 int tcp_conn_read_key(void);                   /* after a PMI barrier */
 void tcp_conn_dial(int peer);                  /* start our connection to peer */
 void tcp_conn_event(tcp_sock_t *k, unsigned events);

@@ -109,6 +109,8 @@ static int choose_interface(void)
 
 /* ---- listening and the key ---------------------------------------------- */
 
+struct sockaddr_in tcp_listen_addr;
+
 int tcp_conn_listen(void)
 {
     if (choose_interface() != 0)
@@ -131,10 +133,8 @@ int tcp_conn_listen(void)
     char a[INET_ADDRSTRLEN];
     inet_ntop(AF_INET, &C.addr, a, sizeof a);
     dmpi_verbose(2, "tcp: rank %d listens on %s:%u (%s)", dmpi_world.rank, a, ntohs(sa.sin_port), C.ifname);
-    char key[32], val[64];
-    snprintf(key, sizeof key, "dmpi-tcp-%d", dmpi_world.rank);
-    snprintf(val, sizeof val, "%s:%u", a, ntohs(sa.sin_port));
-    return dmpi_pmi_put(key, val);
+    tcp_listen_addr = sa;
+    return 0;
 }
 
 static void hex(const uint8_t *b, size_t n, char *out)
@@ -242,28 +242,13 @@ void tcp_conn_reap(void)
         free(graveyard[--ngrave]);
 }
 
-static void peer_address(int peer, struct sockaddr_in *sa)
-{
-    char key[32], val[DMPI_PMI_VAL_MAX];
-    snprintf(key, sizeof key, "dmpi-tcp-%d", peer);
-    if (dmpi_pmi_get(key, val, sizeof val) != 0)
-        dmpi_fatal("tcp: no address for rank %d in the launcher's key space", peer);
-    char *colon = strrchr(val, ':');
-    if (!colon)
-        dmpi_fatal("tcp: malformed address of rank %d: %s", peer, val);
-    *colon = 0;
-    *sa = (struct sockaddr_in){.sin_family = AF_INET, .sin_port = htons((uint16_t)atoi(colon + 1))};
-    if (inet_pton(AF_INET, val, &sa->sin_addr) != 1)
-        dmpi_fatal("tcp: malformed address of rank %d: %s", peer, val);
-}
-
 void tcp_conn_dial(int peer)
 {
     tcp_peer_t *p = &tcp_peers[peer];
     if (p->sock || p->dialing)
         return;
     struct sockaddr_in sa;
-    peer_address(peer, &sa);
+    tcp_addr_of(peer, &sa);
     int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (fd < 0)
         dmpi_fatal("tcp: socket: %s", strerror(errno));
