@@ -154,8 +154,12 @@ static void push_peer(int peer)
     }
 }
 
+/* A connection is up: its read-ahead buffer is made now, so that a job
+ * pays for the peers it talks to, not for every rank it could reach. */
 void tcp_peer_ready(int peer)
 {
+    if (!tcp_peers[peer].rx && !(tcp_peers[peer].rx = malloc(T.rx_cap)))
+        dmpi_fatal("out of memory for a TCP read-ahead buffer (%zu bytes)", T.rx_cap);
     if (tcp_peers[peer].oq_head)
         push_peer(peer);
 }
@@ -456,8 +460,6 @@ static int tcp_init(void)
     for (int w = 0; w < dmpi_world.size; w++) {
         if (!ours(w))
             continue;
-        if (!(tcp_peers[w].rx = malloc(T.rx_cap)))
-            return -1;
         dmpi_tport_claim(w, &dmpi_tport_tcp, w, (long long)T.eager, (long long)T.eager);
     }
     if (dmpi_world.rank == 0)
