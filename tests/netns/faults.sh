@@ -16,11 +16,8 @@ export DMPI_MPIEXEC=$build/bin/mpiexec
 tmp=$(mktemp -d /tmp/dmpi-faults.XXXXXX)
 cp "$build/tests/mpi/stress" "$tmp/stress"     # a private name: pgrep finds only ours
 trap '"$here/hosts" down >/dev/null; rm -rf "$tmp"' EXIT
-out=$("$here/hosts" up 2)
-rc=$?
-echo "$out"
-[ $rc -eq 3 ] && exit 0
-[ $rc -eq 0 ] || { echo "FAIL: hosts up: status $rc"; exit 1; }
+. "$here/lib.sh"
+hosts_up 2
 
 fails=0
 fail() { echo "FAIL [$case]: $*"; sed 's/^/    /' "$tmp/err" | tail -n 5; fails=$((fails + 1)); }

@@ -9,11 +9,8 @@ build=$(cd "$1" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../launcher" && pwd)
 trap '"$here/hosts" down >/dev/null' EXIT
-out=$("$here/hosts" up 3)
-rc=$?
-echo "$out"
-[ $rc -eq 3 ] && exit 0
-[ $rc -eq 0 ] || { echo "FAIL: hosts up: status $rc"; exit 1; }
+. "$here/lib.sh"
+hosts_up 3
 export DMPI_TEST_HOSTS="--hostfile /tmp/dmpi-netns/hostfile --launcher-exec /tmp/dmpi-netns/enter"
 fails=0
 for t in exit_code signal_kill abort tag_output stdin env timeout orphans kvs errors signals shm; do

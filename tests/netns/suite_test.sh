@@ -29,11 +29,8 @@ hydra)
     ;;
 esac
 trap '"$here/hosts" down' EXIT
-out=$("$here/hosts" up 3)
-rc=$?
-echo "$out"
-[ $rc -eq 3 ] && exit 0
-[ $rc -eq 0 ] || { echo "FAIL: hosts up: status $rc"; exit 1; }
+. "$here/lib.sh"
+hosts_up 3
 fails=0
 echo "== $which: 2 ranks per host (3 hosts, blocks of 2)"
 DMPI_NETNS_PPN=2 "$here/run_suite.sh" "$launcher" "$build" "$wide" || fails=1

@@ -322,6 +322,9 @@ char *mpx_xstrdup(const char *s);
 /* Writes all of buf to fd (retries EINTR, waits out EAGAIN). 0 or -1. */
 int mpx_write_all(int fd, const char *buf, size_t len);
 int mpx_set_nonblock(int fd);
+/* Sends all of data on a socket, waiting up to a second each time it is
+ * full. 0, or -1 if the peer is gone or does not read. */
+int mpx_send_patiently(int fd, const char *data, size_t len);
 
 /* The descriptors one poll() call watches, with what each one is. */
 struct mpx_poll_set {

@@ -9,7 +9,6 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,26 +122,8 @@ static void reply(struct mpx_rank *r, const char *fmt, ...)
         mpx_remote_send_pmi(r, line, (size_t)n);
         return;
     }
-
-    const char *p = line;
-    size_t left = (size_t)n;
-    while (left > 0) {
-        ssize_t w = send(r->pmi.fd, p, left, MSG_NOSIGNAL);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            if (errno == EAGAIN || errno == EWOULDBLOCK) {   /* rank not reading: wait a little */
-                struct pollfd pf = { .fd = r->pmi.fd, .events = POLLOUT };
-                int pr = poll(&pf, 1, 1000);
-                if (pr > 0 || (pr < 0 && errno == EINTR))
-                    continue;
-            }
-            mpx_pmi_close(r);                                 /* gone: its exit will be judged */
-            return;
-        }
-        p += w;
-        left -= (size_t)w;
-    }
+    if (mpx_send_patiently(r->pmi.fd, line, (size_t)n) != 0)
+        mpx_pmi_close(r);                 /* gone: its exit will be judged */
 }
 
 /* ------------------------------------------------------------- requests */

@@ -93,24 +93,8 @@ static void pmi_readable(struct mpx_rank *r)
 
 static void pmi_reply(struct mpx_rank *r, const char *data, size_t len)
 {
-    if (r->pmi.fd < 0)
-        return;
-    while (len > 0) {
-        ssize_t w = send(r->pmi.fd, data, len, MSG_NOSIGNAL);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            if (errno == EAGAIN || errno == EWOULDBLOCK) {   /* rank not reading: wait a little */
-                struct pollfd pf = { .fd = r->pmi.fd, .events = POLLOUT };
-                int pr = poll(&pf, 1, 1000);
-                if (pr > 0 || (pr < 0 && errno == EINTR))
-                    continue;
-            }
-            return;                    /* gone: its exit will tell */
-        }
-        data += w;
-        len -= (size_t)w;
-    }
+    if (r->pmi.fd >= 0)
+        mpx_send_patiently(r->pmi.fd, data, len);   /* a rank gone: its exit will tell */
 }
 
 /* After reaping: everything the rank said goes up before its exit. */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -111,4 +112,25 @@ void mpx_consider(double *next, double t)
 {
     if (t >= 0 && (*next < 0 || t < *next))
         *next = t;
+}
+
+int mpx_send_patiently(int fd, const char *data, size_t len)
+{
+    while (len > 0) {
+        ssize_t w = send(fd, data, len, MSG_NOSIGNAL);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            if (errno == EAGAIN || errno == EWOULDBLOCK) {   /* not reading: wait a little */
+                struct pollfd pf = { .fd = fd, .events = POLLOUT };
+                int pr = poll(&pf, 1, 1000);
+                if (pr > 0 || (pr < 0 && errno == EINTR))
+                    continue;
+            }
+            return -1;
+        }
+        data += w;
+        len -= (size_t)w;
+    }
+    return 0;
 }
