@@ -47,8 +47,9 @@ echo "srun exit status $rc after $ms ms"
 [ $rc -ne 0 ] && [ $rc -ne 124 ] || fail "MPI_Abort under srun: exit status $rc: $out"
 [ $ms -lt 20000 ] || fail "MPI_Abort under srun took $ms ms"
 
-echo "== part of the suite at 2 hosts x 2 ranks"
+echo "== part of the suite at 2 hosts x 2 ranks (cluster up, checks done after ${SECONDS} s)"
 plain='^(pingpong 4 -- 8M|(ordering|anysource|probe|ssend|comm|intercomm|coll_barrier|coll_bcast|coll_allreduce|coll_alltoallv|coll_node) 4( -- [0-9]+)?)$'
 DMPI_NETNS_PPN=2 "$here/run_suite.sh" "$here/srun-pmi2" "$build" "$plain" || fails=1
+echo "== ${SECONDS} s in all before slurm down and hosts down"
 [ $fails -eq 0 ] && echo "1 passed, 0 failed"
 exit $fails
