@@ -117,7 +117,7 @@ static void out_done(tcp_out_t *o)
     free(o->copy);
     free(o);
     if (s)
-        dmpi_req_complete(s);      /* the DATA of a rendezvous: the send is done */
+        dmpi_req_complete(s);      /* an eager frame, or a rendezvous's DATA: the send is done */
 }
 
 static void push_peer(int peer)
@@ -182,7 +182,7 @@ static void send_ctl(int peer, unsigned kind, uint64_t len, uint64_t cookie, uin
     send_frame(peer, o);
 }
 
-/* An eager frame for s: the payload copied, so the send is done. */
+/* An eager frame with room for a copy of its payload. */
 static tcp_out_t *eager_frame(const dmpi_hdr_t *m, size_t bytes)
 {
     tcp_out_t *o = out_new(TCP_EAGER, bytes);
@@ -192,26 +192,33 @@ static tcp_out_t *eager_frame(const dmpi_hdr_t *m, size_t bytes)
     return o;
 }
 
-/* The direct mode: a small contiguous message; written at once when the
- * connection is up and idle, copied and queued otherwise. */
+/* The direct mode: a small contiguous message written at once when the
+ * connection is up and idle. Otherwise (no connection yet, frames queued
+ * ahead, or nothing written) the caller takes the request path, whose send
+ * completes only once its frame is in the kernel: a rank must not leave a
+ * send, and go off computing, with the message still in its own queue. */
 static bool tcp_send_inline(int peer, const dmpi_hdr_t *m, const void *buf, size_t bytes)
 {
     tcp_peer_t *p = &tcp_peers[peer];
-    ssize_t w = 0;
-    if (p->sock && !p->oq_head) {
-        tcp_frame_t f = {.kind = TCP_EAGER, .m = *m, .len = bytes};
-        struct iovec iov[2] = {{&f, TCP_FRAME_BYTES}, {(void *)buf, bytes}};
-        struct msghdr mh = {.msg_iov = iov, .msg_iovlen = bytes ? 2 : 1};
-        w = sendmsg(p->sock->fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
-        if (w == (ssize_t)(TCP_FRAME_BYTES + bytes))
-            return true;
-        if (w < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
-            lost(peer, "sending", errno);
-    }
-    tcp_out_t *o = eager_frame(m, bytes);   /* what the socket did not take waits, copied */
+    if (!p->sock || p->oq_head)
+        return false;
+    tcp_frame_t f = {.kind = TCP_EAGER, .m = *m, .len = bytes};
+    struct iovec iov[2] = {{&f, TCP_FRAME_BYTES}, {(void *)buf, bytes}};
+    struct msghdr mh = {.msg_iov = iov, .msg_iovlen = bytes ? 2 : 1};
+    ssize_t w = sendmsg(p->sock->fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (w == (ssize_t)(TCP_FRAME_BYTES + bytes))
+        return true;
+    if (w < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+        lost(peer, "sending", errno);
+    if (w <= 0)
+        return false;
+    /* Part of the frame is on the wire: the rest must follow, copied. (The
+     * socket was all but full: the peer is reading, and this rank's next
+     * call into MPI writes the rest.) */
+    tcp_out_t *o = eager_frame(m, bytes);
     if (bytes)
         memcpy(o->copy, buf, bytes);
-    o->sent = w > 0 ? (size_t)w : 0;
+    o->sent = (size_t)w;
     send_frame(peer, o);
     return true;
 }
@@ -227,10 +234,10 @@ static void tcp_send_eager(dmpi_request_t *s)
     if (sync) {
         o->f.flags = TCP_F_SYNC;
         o->f.cookie = (uint64_t)(uintptr_t)s;
+    } else {
+        o->s = s;                  /* done once written (out_done); a sync send on SYNC_ACK */
     }
     send_frame(s->peer, o);
-    if (!sync)
-        dmpi_req_complete(s);      /* a sync send completes on SYNC_ACK */
 }
 
 static void tcp_send_rndv(dmpi_request_t *s)

@@ -302,10 +302,21 @@ static void dial_event(tcp_sock_t *k, unsigned events)
         k->state = TCP_S_AWAIT_VERDICT;
         k->got = 0;
         tcp_epoll_mod(k, false);
+        /* A lower rank's dial is always accepted (accept_event): its frames
+         * follow the hello at once, so that they reach the peer's kernel
+         * whether or not the peer is in MPI just now. */
+        if (dmpi_world.rank < k->peer) {
+            p->sock = k;
+            tcp_peer_ready(k->peer);
+        }
         return;
     }
+    if (p->sock == k && (events & EPOLLOUT))
+        tcp_peer_ready(k->peer);     /* frames sent ahead of the verdict wait for room */
     bool dead = false;
     if (!read_part(k, sizeof(tcp_verdict_t), &dead)) {
+        if (dead && p->sock == k)
+            dial_failed(k, "verdict");
         if (dead) {             /* the peer dropped it: its own dial won, or it rejected our key */
             p->dialing = NULL;
             tcp_conn_close(k);
@@ -314,6 +325,8 @@ static void dial_event(tcp_sock_t *k, unsigned events)
     }
     p->dialing = NULL;
     if (k->in.verdict.magic != TCP_MAGIC || k->in.verdict.verdict != TCP_ACCEPT) {
+        if (p->sock == k)
+            dial_failed(k, "refused");
         tcp_conn_close(k);      /* the peer's own connection wins */
         return;
     }
