@@ -34,7 +34,7 @@ static int host_specific(const char *var)
 {
     static const char *const names[] = {
         "HOSTNAME", "HOST", "PWD", "OLDPWD", "SHLVL", "_", "DISPLAY", "XAUTHORITY", "TERMCAP",
-        "PMI_FD", "PMI_RANK", "PMI_SIZE", "PMI_PORT", "PMI_ID", "DMPI_LOCAL_RANK", "DMPI_LOCAL_SIZE",
+        "PMI_FD", "PMI_RANK", "PMI_SIZE", "PMI_PORT", "PMI_ID", "PMI_JOBID", "DMPI_LOCAL_RANK", "DMPI_LOCAL_SIZE",
     };
     size_t len = strcspn(var, "=");
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)

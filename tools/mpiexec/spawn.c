@@ -67,6 +67,7 @@ static void exec_rank(struct mpx_job *job, struct mpx_rank *r, pid_t parent,
     for (int i = 0; i < opt->nenv; i++)
         if (opt->env[i].value)
             setenv(opt->env[i].name, opt->env[i].value, 1);
+    unsetenv("PMI_JOBID");                    /* an outer Slurm step's: we serve PMI-1 here */
     set_env_int("PMI_FD", pmi_fd);
     set_env_int("PMI_RANK", r->rank);
     set_env_int("PMI_SIZE", job->world_size);
