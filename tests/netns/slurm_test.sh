@@ -14,11 +14,8 @@ for c in srun slurmctld slurmd munged; do
 done
 export SLURM_CONF=/tmp/dmpi-slurm/slurm.conf
 trap '"$here/slurm" down; "$here/hosts" down' EXIT
-out=$("$here/hosts" up 2)
-rc=$?
-echo "$out"
-[ $rc -eq 3 ] && exit 0
-[ $rc -eq 0 ] || { echo "FAIL: hosts up: status $rc"; exit 1; }
+. "$here/lib.sh"
+hosts_up 2
 out=$("$here/slurm" up)
 rc=$?
 echo "$out"
