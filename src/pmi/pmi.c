@@ -207,17 +207,21 @@ static int field(const char *line, const char *key, char *out, size_t outlen)
     return 1;
 }
 
-static int field_int(const char *line, const char *key, int *out)
+int dmpi_pmi_parse_int(const char *s, int *out)
 {
-    char buf[32], *end;
-    if (field(line, key, buf, sizeof buf) != 0)
-        return -1;
+    char *end;
     errno = 0;
-    long v = strtol(buf, &end, 10);
-    if (errno || end == buf || *end || v < INT_MIN || v > INT_MAX)
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < INT_MIN || v > INT_MAX)
         return -1;
     *out = (int)v;
     return 0;
+}
+
+static int field_int(const char *line, const char *key, int *out)
+{
+    char buf[32];
+    return field(line, key, buf, sizeof buf) != 0 ? -1 : dmpi_pmi_parse_int(buf, out);
 }
 
 /* Receives a reply and checks that it is "cmd=<expect>"; when the reply

@@ -157,15 +157,8 @@ static int field(const char *msg, const char *key, char *out, size_t outlen)
 
 static int field_int(const char *msg, const char *key, int *out)
 {
-    char buf[32], *end;
-    if (field(msg, key, buf, sizeof buf) != 0)
-        return -1;
-    errno = 0;
-    long v = strtol(buf, &end, 10);
-    if (errno || end == buf || *end || v < INT_MIN || v > INT_MAX)
-        return -1;
-    *out = (int)v;
-    return 0;
+    char buf[32];
+    return field(msg, key, buf, sizeof buf) != 0 ? -1 : dmpi_pmi_parse_int(buf, out);
 }
 
 /* Receives the reply to a command and checks that it is "cmd=<expect>"

@@ -26,6 +26,8 @@ int dmpi_pmi2_fence(void);
 int dmpi_pmi2_abort(int exitcode, const char *msg);
 int dmpi_pmi2_finalize(void);
 
+/* From pmi.c: a whole decimal int (0), or -1. */
+int dmpi_pmi_parse_int(const char *s, int *out);
 /* From pmi.c: prints "dmpi: PMI (rank R): <message>" to stderr. */
 void dmpi_pmi_report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
