@@ -90,29 +90,29 @@ void dmpi_pmi_report(const char *fmt, ...)
 
 /* ------------------------------------------------------------ wire I/O */
 
-static int write_all(const char *buf, size_t len)
+int dmpi_pmi_write_all(int fd, const char *buf, size_t len)
 {
     int use_send = 1;
     while (len > 0) {
         ssize_t n;
         if (use_send) {
-            n = send(pmi.fd, buf, len, MSG_NOSIGNAL);
+            n = send(fd, buf, len, MSG_NOSIGNAL);
             if (n < 0 && errno == ENOTSOCK) {  /* a pipe: plain write */
                 use_send = 0;
                 continue;
             }
         } else {
-            n = write(pmi.fd, buf, len);
+            n = write(fd, buf, len);
         }
         if (n < 0) {
             if (errno == EINTR)
                 continue;
             if (errno == EAGAIN || errno == EWOULDBLOCK) {
-                struct pollfd p = { .fd = pmi.fd, .events = POLLOUT };
+                struct pollfd p = { .fd = fd, .events = POLLOUT };
                 poll(&p, 1, -1);
                 continue;
             }
-            pmi_error("cannot write to the process manager (PMI_FD=%d): %s", pmi.fd, strerror(errno));
+            pmi_error("cannot write to the process manager (PMI_FD=%d): %s", fd, strerror(errno));
             return -1;
         }
         buf += n;
@@ -136,7 +136,7 @@ static int send_line(const char *fmt, ...)
         return -1;
     }
     line[n++] = '\n';
-    return write_all(line, (size_t)n);
+    return dmpi_pmi_write_all(pmi.fd, line, (size_t)n);
 }
 
 /* Receives one reply line into line (newline stripped). Handles replies

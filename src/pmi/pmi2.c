@@ -19,7 +19,6 @@
 #include "pmi2.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -42,29 +41,6 @@ static int wait_fd(short events)
 {
     struct pollfd p = { .fd = p2.fd, .events = events };
     return poll(&p, 1, -1) < 0 && errno != EINTR ? -1 : 0;
-}
-
-static int write_all(const char *buf, size_t len)
-{
-    int use_send = 1;
-    while (len > 0) {
-        ssize_t n = use_send ? send(p2.fd, buf, len, MSG_NOSIGNAL) : write(p2.fd, buf, len);
-        if (n < 0 && use_send && errno == ENOTSOCK) {
-            use_send = 0;
-            continue;
-        }
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            if ((errno == EAGAIN || errno == EWOULDBLOCK) && wait_fd(POLLOUT) == 0)
-                continue;
-            dmpi_pmi_report("cannot write to the process manager (PMI_FD=%d): %s", p2.fd, strerror(errno));
-            return -1;
-        }
-        buf += n;
-        len -= (size_t)n;
-    }
-    return 0;
 }
 
 static int read_exact(char *buf, size_t len)
@@ -107,7 +83,7 @@ static int send_cmd(const char *fmt, ...)
     char head[LEN_DIGITS + 1];
     snprintf(head, sizeof head, "%-*d", LEN_DIGITS, n);
     memcpy(msg, head, LEN_DIGITS);
-    return write_all(msg, (size_t)(LEN_DIGITS + n));
+    return dmpi_pmi_write_all(p2.fd, msg, (size_t)(LEN_DIGITS + n));
 }
 
 /* Receives one message body (NUL-terminated) into body[MSG_MAX + 1]. */

@@ -26,6 +26,9 @@ int dmpi_pmi2_fence(void);
 int dmpi_pmi2_abort(int exitcode, const char *msg);
 int dmpi_pmi2_finalize(void);
 
+/* From pmi.c: writes all of buf to the launcher's descriptor (waits while
+ * it is full); 0, or -1 after reporting why. */
+int dmpi_pmi_write_all(int fd, const char *buf, size_t len);
 /* From pmi.c: a whole decimal int (0), or -1. */
 int dmpi_pmi_parse_int(const char *s, int *out);
 /* From pmi.c: prints "dmpi: PMI (rank R): <message>" to stderr. */
