@@ -12,11 +12,11 @@
 set -u
 build=$(cd "$1" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
 export DMPI_MPIEXEC=$build/bin/mpiexec
 tmp=$(mktemp -d /tmp/dmpi-faults.XXXXXX)
 cp "$build/tests/mpi/stress" "$tmp/stress"     # a private name: pgrep finds only ours
 trap '"$here/hosts" down >/dev/null; rm -rf "$tmp"' EXIT
-. "$here/lib.sh"
 hosts_up 2
 
 fails=0

@@ -7,9 +7,9 @@
 set -u
 build=$(cd "$1" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
 src=$(cd "$here/../launcher" && pwd)
 trap '"$here/hosts" down >/dev/null' EXIT
-. "$here/lib.sh"
 hosts_up 3
 export DMPI_TEST_HOSTS="--hostfile /tmp/dmpi-netns/hostfile --launcher-exec /tmp/dmpi-netns/enter"
 fails=0

@@ -1,7 +1,16 @@
 # Sourced by the ctest scripts of tests/netns (with $here set to this
-# directory). hosts_up N makes N namespace hosts, or ends the script:
-# "skipped" and status 0 where namespaces cannot be made, a failure
-# otherwise. The caller's EXIT trap takes the hosts down.
+# directory), before they do anything else.
+#
+# One user of the namespace hosts at a time: the script runs again under
+# flock on /tmp/dmpi-netns.lock (the lock others take too, e.g.
+# bench/compare --hosts); set DMPI_NETNS_LOCKED=1 when you hold it already.
+if [ -z "${DMPI_NETNS_LOCKED:-}" ] && command -v flock >/dev/null; then
+    DMPI_NETNS_LOCKED=1 exec flock -o -w 900 /tmp/dmpi-netns.lock bash "$0" "$@"
+fi
+
+# hosts_up N makes N namespace hosts, or ends the script: "skipped" and
+# status 0 where namespaces cannot be made, a failure otherwise. The
+# caller's EXIT trap takes the hosts down.
 hosts_up() {
     local out rc
     out=$("$here/hosts" up "$1")

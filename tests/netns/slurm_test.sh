@@ -9,12 +9,12 @@
 set -u
 build=$1
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
 for c in srun slurmctld slurmd munged; do
     command -v $c >/dev/null || { echo "skipped: no $c (Debian's slurm-wlm and munge)"; exit 0; }
 done
 export SLURM_CONF=/tmp/dmpi-slurm/slurm.conf
 trap '"$here/slurm" down; "$here/hosts" down' EXIT
-. "$here/lib.sh"
 hosts_up 2
 out=$("$here/slurm" up)
 rc=$?

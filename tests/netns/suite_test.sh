@@ -10,6 +10,7 @@ set -u
 build=$(cd "$1" && pwd)
 which=${2:-dmpi}
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
 case $which in
 dmpi)
     launcher=$here/mpiexec-dmpi
@@ -29,7 +30,6 @@ hydra)
     ;;
 esac
 trap '"$here/hosts" down' EXIT
-. "$here/lib.sh"
 hosts_up 3
 fails=0
 echo "== $which: 2 ranks per host (3 hosts, blocks of 2)"
