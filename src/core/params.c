@@ -57,6 +57,8 @@ static const param_t table[] = {
     /* min: the kernel counts in milliseconds and probes in whole seconds */
     {"TCP_TIMEOUT", P_DOUBLE, "60", "0", "1e6", P(tcp_timeout),
      "seconds after which a TCP connection whose peer stopped answering (host down, link cut) ends the job with an error; 0 = the kernel's limits (many minutes)"},
+    {"YIELD", P_NAME, "auto", NULL, NULL, P(yield),
+     "auto: waiting ranks yield the core early when a node has more ranks than CPUs; always: as if it had (for nodes that share their cores with others, e.g. containers or namespaces on one machine); never: as if it had not"},
     /* min: 0 would yield at the first idle poll; max: 10^9 polls are minutes of spinning already */
     {"SPIN_COUNT", P_INT, "100", "1", "1000000000", P(spin_count),
      "idle polls before a waiting rank starts yielding its core between polls, when ranks outnumber cores (16 times as many otherwise)"},

@@ -21,6 +21,7 @@ typedef struct dmpi_params {
     char tcp_if[DMPI_PARAM_TEXT_MAX];      /* TCP_IF: interface name or CIDR, or auto */
     size_t tcp_eager_limit;   /* TCP_EAGER_LIMIT: largest message sent eagerly over TCP */
     double tcp_timeout;       /* TCP_TIMEOUT: seconds a silent connection lives (0 = the kernel's) */
+    char yield[DMPI_PARAM_NAME_MAX];       /* YIELD: auto, always (as if oversubscribed) or never */
     int spin_count;           /* SPIN_COUNT: polls before yielding the core when oversubscribed */
     double idle_nap;          /* IDLE_NAP: longest sleep (us) between the polls of a long wait (0 = never) */
     double idle_nap_after;    /* IDLE_NAP_AFTER: ms of waiting before naps, oversubscribed (x100 otherwise) */

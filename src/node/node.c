@@ -7,6 +7,7 @@
 #include "core/params.h"
 #include "pmi/pmi.h"
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -79,6 +80,25 @@ static bool ranks_share_cpus(void)
  * dmpi_node_init), so that the other nodes' ranks are not left waiting. */
 #define NODE_INIT_BARRIERS 3
 
+/* DMPI_YIELD=always|never overrides what the node's CPUs say; -1: auto. */
+static int yield_forced(void)
+{
+    if (!strcmp(dmpi_params.yield, "always"))
+        return 1;
+    if (!strcmp(dmpi_params.yield, "never"))
+        return 0;
+    return -1;
+}
+
+static int check_yield(void)
+{
+    if (yield_forced() < 0 && strcmp(dmpi_params.yield, "auto")) {
+        fprintf(stderr, "dmpi: DMPI_YIELD=%s: expected auto, always or never\n", dmpi_params.yield);
+        return -1;
+    }
+    return 0;
+}
+
 static int alone_on_node(void)
 {
     for (int i = 0; i < NODE_INIT_BARRIERS; i++)
@@ -90,6 +110,9 @@ static int alone_on_node(void)
 int dmpi_node_init(void)
 {
     int n = dmpi_world.local_size, me = dmpi_world.local_rank;
+    if (check_yield() != 0)
+        return -1;
+    dmpi_world.oversubscribed = yield_forced() == 1;
     if (n < 2)
         return alone_on_node();
     if (dmpi_node_segment_open() != 0)
@@ -100,7 +123,7 @@ int dmpi_node_init(void)
     atomic_store(&ctl->pid, (int32_t)getpid());
     if (dmpi_pmi_barrier() != 0)
         return -1;
-    dmpi_world.oversubscribed = ranks_share_cpus();
+    dmpi_world.oversubscribed = yield_forced() >= 0 ? yield_forced() : ranks_share_cpus();
     if (!(dmpi_node_peers = calloc((size_t)n, sizeof *dmpi_node_peers)))
         return -1;
     for (int w = 0; w < dmpi_world.size; w++)

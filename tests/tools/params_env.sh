@@ -32,10 +32,12 @@ refused DMPI_EAGER_LIMIT=2G "DMPI_EAGER_LIMIT=2G is out of range (0 .. 1G)"
 refused DMPI_RING_SIZE=-1 "DMPI_RING_SIZE=-1 is out of range"
 refused DMPI_HANG_TIMEOUT=nan "DMPI_HANG_TIMEOUT='nan' is not valid"
 refused DMPI_ALLTOALLV_WINDOW=0 "DMPI_ALLTOALLV_WINDOW=0 is out of range"
+refused DMPI_YIELD=sometimes "DMPI_YIELD=sometimes: expected auto, always or never"
 
 # the ends of ranges run
 for setting in DMPI_SPIN_COUNT=1 DMPI_SPIN_COUNT=1000000000 DMPI_VERBOSE=2 DMPI_EAGER_LIMIT=0 \
-               DMPI_RING_SIZE=4097 DMPI_FRAG_SIZE=512M DMPI_HANG_TIMEOUT=0; do
+               DMPI_RING_SIZE=4097 DMPI_FRAG_SIZE=512M DMPI_HANG_TIMEOUT=0 DMPI_YIELD=always \
+               DMPI_YIELD=never; do
     out=$(env "$setting" "$mpiexec" --timeout 60 -n 2 "$prog" 64k 2>&1)
     if [ $? -eq 0 ] && printf '%s\n' "$out" | grep -q "No Errors"; then ok; else
         no "$setting did not run:"; printf '%s\n' "$out" | tail -5 | sed 's/^/    /'; fi
