@@ -223,19 +223,25 @@ static bool tcp_send_inline(int peer, const dmpi_hdr_t *m, const void *buf, size
     return true;
 }
 
+/* An eager send: written from the user's buffer (iovecs for noncontiguous
+ * data), done once written (out_done). A synchronous one is copied, since
+ * it completes on the SYNC_ACK instead. */
 static void tcp_send_eager(dmpi_request_t *s)
 {
     bool sync = s->mode == DMPI_MODE_SYNC;
     s->sync_pending = sync;
     s->data_pending = 0;
-    tcp_out_t *o = eager_frame(&s->hdr, s->bytes);
-    if (s->bytes)
-        dmpi_req_take(s, 0, o->copy, s->bytes);
+    tcp_out_t *o;
     if (sync) {
+        o = eager_frame(&s->hdr, s->bytes);
+        if (s->bytes)
+            dmpi_req_take(s, 0, o->copy, s->bytes);
         o->f.flags = TCP_F_SYNC;
         o->f.cookie = (uint64_t)(uintptr_t)s;
     } else {
-        o->s = s;                  /* done once written (out_done); a sync send on SYNC_ACK */
+        o = out_new(TCP_EAGER, s->bytes);
+        o->f.m = s->hdr;
+        o->s = s;
     }
     send_frame(s->peer, o);
 }
