@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define TCP_ADDR_CHUNK 32        /* ranks per key: 32 x "255.255.255.255:65535," fit in a value */
 #define LEADER_WAIT 60.0         /* seconds local rank 0 waits for the node's addresses */
@@ -25,54 +24,40 @@ typedef struct { uint32_t addr, port; } addr_entry_t;   /* network order; port 0
 static addr_entry_t *known;      /* per world rank, filled a chunk at a time */
 static unsigned char *chunk_read;   /* per (node, chunk): asked the key space already */
 
-static double now_s(void)
+/* Local rank 0 of a node with a segment: waits for every local rank's
+ * address there. 0, or -1 after saying who never came. */
+static int gather_node(addr_entry_t *e, int n)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* Alone on the node (no segment): the node's key holds just us. */
-static int put_node_alone(const struct sockaddr_in *me)
-{
-    char key[48], val[64], a[INET_ADDRSTRLEN];
-    inet_ntop(AF_INET, &me->sin_addr, a, sizeof a);
-    snprintf(key, sizeof key, "dmpi-tcp-n%d-0", dmpi_world.node_id);
-    snprintf(val, sizeof val, "%s:%u", a, ntohs(me->sin_port));
-    return dmpi_pmi_put(key, val);
-}
-
-/* Local rank 0: waits for every local rank's address, then puts the keys. */
-static int put_node(void)
-{
-    int n = dmpi_world.local_size;
-    double deadline = now_s() + LEADER_WAIT;
+    double deadline = dmpi_wtime() + LEADER_WAIT;
     for (int l = 0; l < n; l++) {
         node_rank_ctl_t *c = dmpi_node_rank_ctl(l);
-        while (!atomic_load_explicit(&c->tcp_port, memory_order_acquire)) {
-            if (now_s() > deadline) {
+        while (!(e[l].port = atomic_load_explicit(&c->tcp_port, memory_order_acquire))) {
+            if (dmpi_wtime() > deadline) {
                 fprintf(stderr, "dmpi: tcp: local rank %d of node %d never said where it listens\n", l,
                         dmpi_world.node_id);
                 return -1;
             }
             sched_yield();
         }
+        e[l].addr = c->tcp_addr;
     }
+    return 0;
+}
+
+/* Puts the node's n addresses (by local rank) under its keys. */
+static int put_node(const addr_entry_t *e, int n)
+{
     for (int k = 0; k * TCP_ADDR_CHUNK < n; k++) {
         char key[48], val[DMPI_PMI_VAL_MAX];
         size_t len = 0;
-        uint32_t prev = 0;
         for (int l = k * TCP_ADDR_CHUNK; l < n && l < (k + 1) * TCP_ADDR_CHUNK; l++) {
-            node_rank_ctl_t *c = dmpi_node_rank_ctl(l);
-            uint32_t addr = c->tcp_addr;
-            unsigned port = ntohs((uint16_t)atomic_load_explicit(&c->tcp_port, memory_order_relaxed));
             char a[INET_ADDRSTRLEN];
-            inet_ntop(AF_INET, &addr, a, sizeof a);
-            if (l == k * TCP_ADDR_CHUNK || addr != prev)
+            unsigned port = ntohs((uint16_t)e[l].port);
+            inet_ntop(AF_INET, &e[l].addr, a, sizeof a);
+            if (l == k * TCP_ADDR_CHUNK || e[l].addr != e[l - 1].addr)
                 len += (size_t)snprintf(val + len, sizeof val - len, "%s%s:%u", len ? "," : "", a, port);
             else
                 len += (size_t)snprintf(val + len, sizeof val - len, ",%u", port);
-            prev = addr;
         }
         snprintf(key, sizeof key, "dmpi-tcp-n%d-%d", dmpi_world.node_id, k);
         if (dmpi_pmi_put(key, val) != 0)
@@ -90,12 +75,19 @@ int tcp_addr_publish(const struct sockaddr_in *me)
     chunk_read = calloc((size_t)dmpi_world.nnodes * ((size_t)size / TCP_ADDR_CHUNK + 1), 1);
     if (!known || !chunk_read)
         return -1;
-    if (!dmpi_node_seg)                    /* (a node of several ranks always has one) */
-        return put_node_alone(me);
+    addr_entry_t self = {me->sin_addr.s_addr, me->sin_port};
+    if (!dmpi_node_seg)                    /* alone on the node (several ranks always have one) */
+        return put_node(&self, 1);
     node_rank_ctl_t *c = dmpi_node_rank_ctl(dmpi_world.local_rank);
-    c->tcp_addr = me->sin_addr.s_addr;
-    atomic_store_explicit(&c->tcp_port, me->sin_port, memory_order_release);
-    return dmpi_world.local_rank == 0 ? put_node() : 0;
+    c->tcp_addr = self.addr;
+    atomic_store_explicit(&c->tcp_port, self.port, memory_order_release);
+    if (dmpi_world.local_rank != 0)
+        return 0;
+    int n = dmpi_world.local_size;
+    addr_entry_t *e = malloc((size_t)n * sizeof *e);
+    int rc = e && gather_node(e, n) == 0 ? put_node(e, n) : -1;
+    free(e);
+    return rc;
 }
 
 static int nchunks(void)
