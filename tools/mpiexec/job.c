@@ -103,16 +103,15 @@ void mpx_job_fail(struct mpx_job *job, int status, const char *fmt, ...)
         va_end(ap);
         job->have_status = 1;
         job->exit_status = status;
-        if (job->up) {                   /* a proxy: mpiexec reports it and ends the job */
+        if (job->up) {                   /* a proxy: mpiexec reports it */
             mpx_link_send(job->up, MPX_F_FAIL, status, msg, strlen(msg));
-            job->terminating = 1;
-            return;
+        } else {
+            fflush(stdout);
+            fprintf(stderr, "mpiexec: %s\n", msg);
+            fflush(stderr);
         }
-        fflush(stdout);
-        fprintf(stderr, "mpiexec: %s\n", msg);
-        fflush(stderr);
     }
-    if (job->up) {
+    if (job->up) {                       /* ... and ends the job */
         job->terminating = 1;
         return;
     }
@@ -125,13 +124,12 @@ void mpx_job_fail(struct mpx_job *job, int status, const char *fmt, ...)
 double mpx_job_timers(struct mpx_job *job, double now)
 {
     double next = -1;
-#define CONSIDER(t) do { if (next < 0 || (t) < next) next = (t); } while (0)
 
     if (job->pending) {
         if (now >= job->pending_deadline)
             mpx_job_fail(job, job->pending_status, "%s", job->pending_msg);
         else
-            CONSIDER(job->pending_deadline);
+            mpx_consider(&next, job->pending_deadline);
     }
     if (job->opt->timeout > 0 && !job->terminating && job->nrunning > 0) {
         double t = job->start_time + job->opt->timeout;
@@ -139,7 +137,7 @@ double mpx_job_timers(struct mpx_job *job, double now)
             mpx_job_fail(job, 124, "job timed out after %g second%s; terminating the job",
                          job->opt->timeout, job->opt->timeout == 1 ? "" : "s");
         else
-            CONSIDER(t);
+            mpx_consider(&next, t);
     }
     if (job->terminating && !job->hard_killed && job->nrunning > 0) {
         if (now >= job->kill_deadline) {
@@ -147,7 +145,7 @@ double mpx_job_timers(struct mpx_job *job, double now)
             job->hard_killed = 1;
             job->giveup_deadline = now + MPX_GIVEUP_TIME;
         } else {
-            CONSIDER(job->kill_deadline);
+            mpx_consider(&next, job->kill_deadline);
         }
     }
     if (job->hard_killed && job->nrunning > 0) {
@@ -158,10 +156,9 @@ double mpx_job_timers(struct mpx_job *job, double now)
                     job->ranks[i].state = MPX_EXITED;
             job->nrunning = 0;
         } else {
-            CONSIDER(job->giveup_deadline);
+            mpx_consider(&next, job->giveup_deadline);
         }
     }
-#undef CONSIDER
     return next;
 }
 

@@ -30,6 +30,7 @@
 #define MPX_CAUSE_WAIT 0.25      /* seconds an abort waits for a failure that explains it */
 #define MPX_DRAIN_TIME 0.2       /* seconds to wait for output after the last rank exits */
 #define MPX_PARTIAL_FLUSH 0.1    /* seconds an unterminated output line waits for its newline */
+#define MPX_PROXY_VERSION "dmpi-proxy-1"   /* first string of a START frame */
 #define MPX_PMI_LINE_MAX 4096    /* longest PMI request line */
 #define MPX_KVSNAME_MAX 256
 #define MPX_KEYLEN_MAX 64

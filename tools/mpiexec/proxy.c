@@ -19,7 +19,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#define PROXY_VERSION "dmpi-proxy-1"
 #define OUT_HIGH_WATER (4u << 20)     /* stop reading the ranks' output above this much queued */
 #define READ_CHUNK 65536
 
@@ -207,7 +206,7 @@ static int take_start(const struct mpx_frame *f)
     char **v = split_start(f, &n);
     if (!v)
         return -1;
-    if (n < 9 || strcmp(v[0], PROXY_VERSION) != 0 || to_int(v[2], &world) || to_int(v[3], &first) ||
+    if (n < 9 || strcmp(v[0], MPX_PROXY_VERSION) != 0 || to_int(v[2], &world) || to_int(v[3], &first) ||
         to_int(v[4], &nranks) || to_int(v[6], &want_stdin) || to_int(v[8], &nenv) || nenv > n - 10 ||
         to_int(v[9 + nenv], &argc) || argc < 1 || argc != n - 10 - nenv || nranks < 1 ||
         first > world - nranks || strlen(v[1]) >= MPX_KVSNAME_MAX)

@@ -21,7 +21,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define PROXY_VERSION "dmpi-proxy-1"
 #define STDIN_WINDOW (256 * 1024)        /* stdin bytes in flight to a remote rank 0 */
 #define FINISH_WAIT 1.0                  /* seconds the launchers get to exit at the end */
 
@@ -81,7 +80,7 @@ static void send_start(struct mpx_job *job, struct mpx_proxy *p)
     char cwd[PATH_MAX];
     if (!getcwd(cwd, sizeof cwd))
         strcpy(cwd, "/");
-    sb_str(&b, PROXY_VERSION);
+    sb_str(&b, MPX_PROXY_VERSION);
     sb_str(&b, job->kvsname);
     sb_int(&b, job->world_size);
     sb_int(&b, nd->first_rank);
