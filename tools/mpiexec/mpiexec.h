@@ -125,7 +125,7 @@ struct mpx_proxy {               /* mpiexec's view of one host's proxy */
     int node;                    /* index into job.nodes */
     pid_t pid;                   /* the launcher process (ssh, or the proxy) */
     struct mpx_link link;
-    int hello, done;             /* frames seen */
+    int hello;                   /* its HELLO came: it started */
     int reaped, wait_status;     /* the launcher process exited */
     int nrunning;                /* its ranks not yet reported exited */
 };

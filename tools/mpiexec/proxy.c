@@ -29,7 +29,6 @@ struct proxy {
     struct mpx_options opt;
     struct mpx_link up;
     char host[256];
-    int out_fd[2];                /* unused slots of the rank table are -1 */
     char *stdin_q;                /* bytes for rank 0 not yet written */
     size_t stdin_len, stdin_cap;
     int stdin_eof;                /* mpiexec's stdin ended: close rank 0's after the queue */

@@ -345,8 +345,7 @@ static int handle_frame(struct mpx_job *job, struct mpx_proxy *p, const struct m
         mpx_job_fail(job, f->rank, "%.*s (on %s)", (int)(f->len < 900 ? f->len : 900), f->data,
                      job->nodes[p->node].host);
         return 0;
-    case MPX_F_DONE:
-        p->done = 1;
+    case MPX_F_DONE:                   /* its link closes next; its ranks are all reported */
         return 0;
     case MPX_F_STDIN_ACK:
         if ((v = mpx_frame_long(f)) < 0)
