@@ -385,9 +385,12 @@ static int read_peer(int peer)
     if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
         return 0;
     if (got <= 0) {
-        /* The peer closed: fine once it finished, with nothing under way. */
-        if (got < 0 || p->rx_fill != p->rx_at || p->oq_head)
-            lost(peer, "receiving", got < 0 ? errno : 0);
+        /* The peer closed: fine once it finished, with nothing under way
+         * (a reset too: a peer that closes with unread bytes resets). Any
+         * other error (no answer within DMPI_TCP_TIMEOUT) loses it. */
+        int err = got < 0 ? errno : 0;
+        if ((err && err != ECONNRESET) || p->rx_fill != p->rx_at || p->oq_head)
+            lost(peer, "receiving", err);
         tcp_conn_close(p->sock);
         p->sock = NULL;
         return 1;
