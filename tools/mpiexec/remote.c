@@ -152,6 +152,13 @@ static char *shell_quote(const char *w)
     return q;
 }
 
+/* Whether the proxy for host is forked here rather than started through a launcher. */
+static int forks_proxy(const struct mpx_options *opt, const char *host)
+{
+    return opt->launcher == MPX_LAUNCH_FORK ||
+           (opt->launcher == MPX_LAUNCH_SSH && !opt->launcher_exec && is_this_host(host));
+}
+
 /* In the child: becomes the launcher (or the proxy itself); never returns. */
 static void exec_launcher(struct mpx_job *job, const char *host, const char *self, int fd, pid_t parent)
 {
@@ -167,8 +174,7 @@ static void exec_launcher(struct mpx_job *job, const char *host, const char *sel
     const char *argv[16];
     int n = 0;
     char *quoted = NULL;
-    if (opt->launcher == MPX_LAUNCH_FORK || (opt->launcher == MPX_LAUNCH_SSH && !opt->launcher_exec &&
-                                             is_this_host(host))) {
+    if (forks_proxy(opt, host)) {
         argv[n++] = self;
     } else {
         /* The remote shell runs the words joined; "exec" makes the proxy
@@ -256,12 +262,26 @@ int mpx_remote_start(struct mpx_job *job)
 
 /* -------------------------------------------------------------- losses */
 
-static void describe_status(char *buf, size_t len, int st)
+/* who: the process that exited, "its proxy" or the launcher's name. */
+static void describe_status(char *buf, size_t len, const char *who, int st)
 {
     if (WIFSIGNALED(st))
-        snprintf(buf, len, "its proxy was killed by signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
+        snprintf(buf, len, "%s was killed by signal %d (%s)", who, WTERMSIG(st), strsignal(WTERMSIG(st)));
     else
-        snprintf(buf, len, "its proxy exited with status %d", WEXITSTATUS(st));
+        snprintf(buf, len, "%s exited with status %d", who, WEXITSTATUS(st));
+}
+
+/* The process whose exit is reported: ssh itself with ssh (a proxy gone on
+ * its host makes it exit with 255); with a launcher program, the proxy it
+ * became once it said HELLO, the program before (it could not start one). */
+static const char *lost_process(const struct mpx_job *job, const struct mpx_proxy *p)
+{
+    const struct mpx_options *opt = job->opt;
+    if (forks_proxy(opt, job->nodes[p->node].host))
+        return "its proxy";
+    if (!opt->launcher_exec)
+        return "ssh";
+    return p->hello ? "its proxy" : opt->launcher_exec;
 }
 
 /* The link is gone: the host's ranks are lost unless the proxy said DONE. */
@@ -285,7 +305,7 @@ static void proxy_lost(struct mpx_job *job, struct mpx_proxy *p, const char *why
             }
         }
         if (p->reaped)
-            describe_status(status, sizeof status, p->wait_status);
+            describe_status(status, sizeof status, lost_process(job, p), p->wait_status);
         else
             snprintf(status, sizeof status, "the connection to its proxy closed");
         why = status;
@@ -409,8 +429,8 @@ void mpx_remote_readable(struct mpx_job *job, struct mpx_proxy *p)
     }
     if (got < 0)
         proxy_lost(job, p, "its proxy sent a malformed message");
-    else if (rc == 0)
-        proxy_lost(job, p, NULL);
+    else if (rc == 0 || (rc < 0 && errno == ECONNRESET))
+        proxy_lost(job, p, NULL);      /* a reset only says frames were left unread: its exit says why */
     else if (rc < 0)
         proxy_lost(job, p, strerror(errno));
 }
