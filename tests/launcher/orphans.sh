@@ -33,8 +33,13 @@ no_leftovers
 # mpiexec is SIGKILLed: the ranks die with it (parent-death signal).
 "$MPIEXEC" --timeout 20 -n 3 "$CLIENT" sleep 60 </dev/null >"$TMP/out" 2>"$TMP/err" &
 pid=$!
-sleep 0.5
-[ -n "$(pgrep -f "$TMP/pmi_client")" ] || fail "ranks did not start"
+# until the 3 ranks run (a job started through ssh needs a while); "^"
+# leaves out mpiexec, whose arguments name the client too
+for _ in $(seq 200); do
+    [ "$(pgrep -f "^$TMP/pmi_client" | wc -l)" -ge 3 ] && break
+    sleep 0.05
+done
+[ "$(pgrep -f "^$TMP/pmi_client" | wc -l)" -ge 3 ] || fail "ranks did not start"
 kill -KILL $pid
 wait $pid 2>/dev/null
 sleep 0.5

@@ -5,11 +5,16 @@
 # SIGINT: the ranks see SIGINT themselves (they report it), then go.
 cat >"$TMP/trapper.sh" <<'EOS'
 trap 'echo "rank $PMI_RANK got INT"; exit 0' INT
+: >"$1/ready.$PMI_RANK"
 while :; do sleep 0.05; done
 EOS
-"$MPIEXEC" --timeout 20 -n 2 bash "$TMP/trapper.sh" </dev/null >"$TMP/out" 2>"$TMP/err" &
+"$MPIEXEC" --timeout 20 -n 2 bash "$TMP/trapper.sh" "$TMP" </dev/null >"$TMP/out" 2>"$TMP/err" &
 pid=$!
-sleep 0.5
+# until both have set their trap (a job started through ssh needs a while)
+for _ in $(seq 200); do
+    [ -e "$TMP/ready.0" ] && [ -e "$TMP/ready.1" ] && break
+    sleep 0.05
+done
 kill -INT $pid
 wait $pid
 RC=$?
