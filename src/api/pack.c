@@ -46,7 +46,7 @@ int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbu
     const char *fn = "MPI_Pack";
     dmpi_comm_t *c = NULL;
     dmpi_dtype_t *dt = NULL;
-    size_t bytes;
+    size_t bytes = 0;
     int err = check_pack_args(fn, comm, incount, datatype, inbuf, outbuf, "outsize", outsize, position, &c, &dt,
                               &bytes);
     if (err != MPI_SUCCESS)
@@ -63,7 +63,7 @@ int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int 
     const char *fn = "MPI_Unpack";
     dmpi_comm_t *c = NULL;
     dmpi_dtype_t *dt = NULL;
-    size_t bytes;
+    size_t bytes = 0;
     int err = check_pack_args(fn, comm, outcount, datatype, outbuf, inbuf, "insize", insize, position, &c, &dt,
                               &bytes);
     if (err != MPI_SUCCESS)
@@ -79,7 +79,7 @@ int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
     const char *fn = "MPI_Pack_size";
     dmpi_comm_t *c = NULL;
     dmpi_dtype_t *dt;
-    size_t bytes;
+    size_t bytes = 0;
     int err;
     if ((err = dmpi_check_init(fn)) || (err = dmpi_check_comm(fn, comm, &c)) || (err = dmpi_check_count(fn, incount)) ||
         (err = dmpi_type_check_committed(fn, datatype, "datatype", &dt)) || (err = dmpi_check_ptr(fn, size, "size")))
