@@ -10,12 +10,14 @@
 #include "pmi/pmi.h"
 #include <errno.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 extern const dmpi_tport_t dmpi_tport_tcp;
@@ -23,11 +25,20 @@ tcp_peer_t *tcp_peers;
 
 #define TCP_IOV 64
 #define RX_SLACK (64u << 10)      /* read-ahead room beyond the largest eager frame */
+/* One sendmsg writes at most this much: the kernel sends what a call
+ * copies only as the call ends (or once half a window is queued), so a
+ * call of megabytes leaves the link and the receiver idle while it copies.
+ * Calls of 512 KiB keep both busy: 1-4 MiB messages between two hosts
+ * measured 1.6-2.2x faster than with whole-message calls. */
+#define TCP_WRITE_CHUNK (512u << 10)
+#define TCP_HOT 4                 /* up to this many connections, polls recv them directly */
 
 static struct {
     bool on;                      /* listening: some peer is ours */
     size_t eager, rx_cap;
     int npending;                 /* peers with frames waiting to be written */
+    int hot[TCP_HOT], nhot;       /* peers with a connection (nhot counts past TCP_HOT) */
+    unsigned tick;                /* polls, for the epoll_wait every 16th (poll_hot) */
 } T;
 
 static bool forced(void) { return !strcmp(dmpi_params.transport, "tcp"); }
@@ -64,10 +75,11 @@ static tcp_out_t *out_new(unsigned kind, size_t len)
     return o;
 }
 
-/* The payload still to write of o, as iovecs after the first *n. */
-static void payload_iov(const tcp_out_t *o, size_t done, struct iovec *iov, int *n)
+/* Up to max bytes of o's payload still to write, as iovecs after the
+ * first *n. */
+static void payload_iov(const tcp_out_t *o, size_t done, size_t max, struct iovec *iov, int *n)
 {
-    size_t left = o->len - done;
+    size_t left = o->len - done < max ? o->len - done : max;
     if (!left)
         return;
     if (o->copy) {
@@ -96,7 +108,7 @@ static bool write_out(int peer, int fd, tcp_out_t *o)
         size_t total = TCP_FRAME_BYTES + o->len;
         if (o->sent < TCP_FRAME_BYTES)
             iov[n++] = (struct iovec){(char *)&o->f + o->sent, TCP_FRAME_BYTES - o->sent};
-        payload_iov(o, o->sent > TCP_FRAME_BYTES ? o->sent - TCP_FRAME_BYTES : 0, iov, &n);
+        payload_iov(o, o->sent > TCP_FRAME_BYTES ? o->sent - TCP_FRAME_BYTES : 0, TCP_WRITE_CHUNK, iov, &n);
         struct msghdr mh = {.msg_iov = iov, .msg_iovlen = (size_t)n};
         ssize_t w = sendmsg(fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
         if (w < 0) {
@@ -154,10 +166,21 @@ static void push_peer(int peer)
     }
 }
 
+static void note_hot(int peer)
+{
+    for (int i = 0; i < T.nhot && i < TCP_HOT; i++)
+        if (T.hot[i] == peer)
+            return;
+    if (T.nhot < TCP_HOT)
+        T.hot[T.nhot] = peer;
+    T.nhot++;
+}
+
 /* A connection is up: its read-ahead buffer is made now, so that a job
  * pays for the peers it talks to, not for every rank it could reach. */
 void tcp_peer_ready(int peer)
 {
+    note_hot(peer);
     if (!tcp_peers[peer].rx && !(tcp_peers[peer].rx = malloc(T.rx_cap)))
         dmpi_fatal("out of memory for a TCP read-ahead buffer (%zu bytes)", T.rx_cap);
     if (tcp_peers[peer].oq_head)
@@ -270,6 +293,8 @@ static void tcp_rndv_matched(dmpi_request_t *r, dmpi_msg_t *m)
     send_ctl(m->peer, TCP_CTS, n, m->cookie, (uint64_t)(uintptr_t)r);
     if (n == 0)
         dmpi_req_complete(r);
+    else
+        tcp_peers[m->peer].data_owed++;
 }
 
 /* Sender: the receiver wants len bytes. */
@@ -353,6 +378,7 @@ static size_t rx_frame(int peer, tcp_peer_t *p, const char *at, size_t have)
     }
     case TCP_DATA: {
         dmpi_request_t *r = (dmpi_request_t *)(uintptr_t)f.cookie;
+        p->data_owed--;
         size_t here = have - TCP_FRAME_BYTES < f.len ? have - TCP_FRAME_BYTES : f.len;
         if (here < f.len) {         /* the rest is read straight into the buffer */
             p->direct = r;
@@ -368,6 +394,25 @@ static size_t rx_frame(int peer, tcp_peer_t *p, const char *at, size_t have)
     return TCP_FRAME_BYTES;
 }
 
+/* How much one recv may read ahead. While DATA is owed, no further than
+ * the end of the frame under way (its header, or an eager frame's
+ * payload): a DATA payload read ahead would be copied once more on its way
+ * to the receive's buffer, instead of read straight into it. */
+static size_t read_room(const tcp_peer_t *p)
+{
+    size_t room = T.rx_cap - p->rx_fill;
+    if (!p->data_owed)
+        return room;
+    size_t have = p->rx_fill - p->rx_at, want = TCP_FRAME_BYTES;
+    if (have >= TCP_FRAME_BYTES) {
+        tcp_frame_t f;
+        memcpy(&f, p->rx + p->rx_at, sizeof f);
+        if (f.kind == TCP_EAGER)
+            want += f.len;
+    }
+    return want > have && want - have < room ? want - have : room;
+}
+
 /* Reads what the socket has and hands over every whole frame. */
 static int read_peer(int peer)
 {
@@ -381,7 +426,7 @@ static int read_peer(int peer)
         p->rx_fill -= p->rx_at;
         p->rx_at = 0;
     }
-    ssize_t got = recv(p->sock->fd, p->rx + p->rx_fill, T.rx_cap - p->rx_fill, MSG_DONTWAIT);
+    ssize_t got = recv(p->sock->fd, p->rx + p->rx_fill, read_room(p), MSG_DONTWAIT);
     if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
         return 0;
     if (got <= 0) {
@@ -407,10 +452,41 @@ static int read_peer(int peer)
 
 /* ---- progress ----------------------------------------------------------- */
 
+/* Reads k while it has data (DATA straight into a buffer may take several
+ * reads); 1 if anything came. */
+static int drain(int peer, tcp_sock_t *k)
+{
+    int did = 0;
+    while (tcp_peers[peer].sock == k && read_peer(peer)) {
+        did = 1;
+        if (!tcp_peers[peer].direct)
+            break;
+    }
+    return did;
+}
+
+/* A rank with few connections polls them with recv itself: a poll is one
+ * system call per connection, and a frame's arrival costs the recv alone,
+ * where epoll takes epoll_wait first. epoll_wait still runs every 16th
+ * poll (new connections, verdicts), and on every poll while frames wait
+ * for room to be written. */
+static int poll_hot(void)
+{
+    int did = 0;
+    for (int i = 0; i < T.nhot; i++) {
+        tcp_sock_t *k = tcp_peers[T.hot[i]].sock;
+        if (k && k->state == TCP_S_READY)
+            did |= drain(T.hot[i], k);
+    }
+    return did;
+}
+
 static int tcp_progress(void)
 {
     if (!T.on)
         return 0;
+    if (T.nhot && T.nhot <= TCP_HOT && !T.npending && (++T.tick & 15))
+        return poll_hot();
     struct epoll_event ev[32];
     int n = epoll_wait(tcp_epoll_fd(), ev, 32, 0);
     int did = 0;
@@ -430,9 +506,8 @@ static int tcp_progress(void)
         int peer = k->peer;
         if (ev[i].events & EPOLLOUT)
             push_peer(peer);
-        if (tcp_peers[peer].sock == k && (ev[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR)))
-            while (tcp_peers[peer].sock == k && read_peer(peer) && tcp_peers[peer].direct)
-                ;
+        if (ev[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR))
+            drain(peer, k);
     }
     tcp_conn_reap();
     return did;
@@ -504,17 +579,20 @@ static void tcp_finalize(void)
     tcp_conn_finalize();
     T.on = false;
     T.npending = 0;
+    T.nhot = 0;
 }
 
-/* A long wait sleeps in epoll, so that a frame wakes it (naps shorter
- * than epoll's millisecond are left to the caller). */
+/* A long wait sleeps on the epoll set, so that a frame (or room to write)
+ * ends the nap at once: ppoll, since naps are often shorter than
+ * epoll_wait's millisecond, and a blind sleep would leave a stream's
+ * socket full (the sender stalls) while this rank sleeps. */
 static bool tcp_nap(double seconds)
 {
-    int ms = (int)(seconds * 1e3);
-    if (!T.on || ms < 1)
+    if (!T.on)
         return false;
-    struct epoll_event ev;
-    epoll_wait(tcp_epoll_fd(), &ev, 1, ms);
+    struct pollfd pfd = {.fd = tcp_epoll_fd(), .events = POLLIN};
+    struct timespec ts = {(time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9)};
+    ppoll(&pfd, 1, &ts, NULL);
     return true;
 }
 

@@ -48,6 +48,7 @@ typedef struct tcp_peer {
     size_t rx_fill, rx_at;
     dmpi_request_t *direct;      /* DATA read straight into this receive ... */
     size_t direct_left;          /* ... this many bytes more */
+    unsigned data_owed;          /* DATA frames asked for (CTS sent) and not yet begun */
 } tcp_peer_t;
 
 /* tcp_conn.c: connections. */
