@@ -101,6 +101,8 @@ int dmpi_sched_new(dmpi_comm_t *c, dmpi_sched_t **out)
 
 void dmpi_sched_set_name(dmpi_sched_t *s, const char *name) { s->name = name; }
 
+void dmpi_sched_map(dmpi_sched_t *s, const int *map) { s->map = map; }
+
 void dmpi_sched_free(dmpi_sched_t *s)
 {
     for (int i = 0; i < s->ntmps; i++)
@@ -177,7 +179,7 @@ int dmpi_sched_send(dmpi_sched_t *s, const void *buf, size_t count, dmpi_dtype_t
     t->src = buf;
     t->count = count;
     t->dt = dt;
-    t->peer = peer;
+    t->peer = s->map ? s->map[peer] : peer;
     hold(t);
     return MPI_SUCCESS;
 }
@@ -192,7 +194,7 @@ int dmpi_sched_recv(dmpi_sched_t *s, void *buf, size_t count, dmpi_dtype_t *dt, 
     t->dst = buf;
     t->count = count;
     t->dt = dt;
-    t->peer = peer;
+    t->peer = s->map ? s->map[peer] : peer;
     hold(t);
     return MPI_SUCCESS;
 }

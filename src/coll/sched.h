@@ -38,6 +38,11 @@ void dmpi_sched_free(dmpi_sched_t *s);
 /* Communication of this round. peer is a rank of the communicator. */
 int dmpi_sched_send(dmpi_sched_t *s, const void *buf, size_t count, dmpi_dtype_t *dt, int peer);
 int dmpi_sched_recv(dmpi_sched_t *s, void *buf, size_t count, dmpi_dtype_t *dt, int peer);
+/* Until called again with NULL, the peers of sends and receives added are
+ * indices into map, which holds the communicator's ranks: an algorithm
+ * runs on a subset of the ranks (those of one node, the nodes' leaders)
+ * given a view whose rank and size are the subset's (coll/hier.c). */
+void dmpi_sched_map(dmpi_sched_t *s, const int *map);
 /* Local steps, run in order after this round's communication. */
 /* inout = in (op) inout, elementwise; for noncommutative ops `in` holds the
  * lower ranks' contribution. */

@@ -40,6 +40,7 @@ struct dmpi_sched {
     int ntmps, tcap;
     int err;
     const char *name;            /* the MPI call, for messages ("MPI_Allreduce") */
+    const int *map;              /* while set: peers of sends and receives are its indices (dmpi_sched_map) */
     dmpi_request_t *req;
     struct dmpi_sched *next, *prev;
     /* most schedules are small: their steps and rounds need no allocation */

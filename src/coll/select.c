@@ -7,6 +7,7 @@
  * nonblocking ones return it as a request. */
 #include "coll/coll.h"
 #include "coll/decide.h"
+#include "coll/hier.h"
 #include "coll/select.h"
 #include "core/op.h"
 #include "core/params.h"
@@ -24,15 +25,16 @@ int dmpi_coll_finish(dmpi_sched_t *s, int err, dmpi_request_t **req)
 
 /* ---- barrier ---------------------------------------------------------- */
 
-/* One algorithm, nothing to choose (its one-rule table is for dmpi_info). */
+/* One algorithm, nothing to choose (its one-rule table is for dmpi_info),
+ * but on a communicator that spans nodes two levels of it (coll/hier.h). */
 int dmpi_coll_ibarrier(dmpi_comm_t *c, dmpi_request_t **req)
 {
+    const dmpi_coll_layout_t *L;
+    DMPI_TRY(dmpi_coll_hier_layout(c, dmpi_params.coll_barrier, NULL, &L));
     dmpi_sched_t *s;
-    int err = dmpi_sched_new(c, &s);
-    if (err != MPI_SUCCESS)
-        return err;
+    DMPI_TRY(dmpi_sched_new(c, &s));
     dmpi_sched_set_name(s, req ? "MPI_Ibarrier" : "MPI_Barrier");
-    return dmpi_coll_finish(s, dmpi_barrier_dissemination(s, c), req);
+    return dmpi_coll_finish(s, L ? dmpi_barrier_hier(s, c, L) : dmpi_barrier_dissemination(s, c), req);
 }
 
 int dmpi_coll_barrier(dmpi_comm_t *c)
@@ -267,50 +269,73 @@ static unsigned op_holds(const dmpi_op_t *op)
     return dmpi_op_commutative(op) ? DMPI_IF_COMMUTATIVE : 0;
 }
 
-int dmpi_coll_bcast(dmpi_comm_t *c, void *buf, size_t count, dmpi_dtype_t *dt, int root, dmpi_request_t **req)
+int dmpi_coll_bcast_build(dmpi_sched_t *s, dmpi_comm_t *c, void *buf, size_t count, dmpi_dtype_t *dt, int root)
 {
     dmpi_coll_case_t k = dmpi_coll_case(c->size, count * dt->size, 0, 0);
+    switch (dmpi_coll_choose(&dmpi_decide_bcast, &k)) {
+    case DMPI_BCAST_SCATTER_ALLGATHER: return dmpi_bcast_scatter_allgather(s, c, buf, count, dt, root);
+    default: return dmpi_bcast_binomial(s, c, buf, count, dt, root);
+    }
+}
+
+int dmpi_coll_bcast(dmpi_comm_t *c, void *buf, size_t count, dmpi_dtype_t *dt, int root, dmpi_request_t **req)
+{
+    const dmpi_coll_layout_t *L;
+    DMPI_TRY(dmpi_coll_hier_layout(c, dmpi_params.coll_bcast, NULL, &L));
     dmpi_sched_t *s;
     DMPI_TRY(dmpi_sched_new(c, &s));
     dmpi_sched_set_name(s, req ? "MPI_Ibcast" : "MPI_Bcast");
-    int err;
-    switch (dmpi_coll_choose(&dmpi_decide_bcast, &k)) {
-    case DMPI_BCAST_SCATTER_ALLGATHER: err = dmpi_bcast_scatter_allgather(s, c, buf, count, dt, root); break;
-    default: err = dmpi_bcast_binomial(s, c, buf, count, dt, root); break;
-    }
+    int err = L ? dmpi_bcast_hier(s, c, L, buf, count, dt, root) : dmpi_coll_bcast_build(s, c, buf, count, dt, root);
     return dmpi_coll_finish(s, err, req);
+}
+
+int dmpi_coll_reduce_build(dmpi_sched_t *s, dmpi_comm_t *c, const void *sbuf, void *rbuf, size_t count,
+                           dmpi_dtype_t *dt, dmpi_op_t *op, int root)
+{
+    dmpi_coll_case_t k = dmpi_coll_case(c->size, count * dt->size, count, op_holds(op));
+    switch (dmpi_coll_choose(&dmpi_decide_reduce, &k)) {
+    case DMPI_REDUCE_SCATTER_GATHER: return dmpi_reduce_scatter_gather(s, c, sbuf, rbuf, count, dt, op, root);
+    default: return dmpi_reduce_binomial(s, c, sbuf, rbuf, count, dt, op, root);
+    }
 }
 
 int dmpi_coll_reduce(dmpi_comm_t *c, const void *sbuf, void *rbuf, size_t count, dmpi_dtype_t *dt, dmpi_op_t *op,
                      int root, dmpi_request_t **req)
 {
-    dmpi_coll_case_t k = dmpi_coll_case(c->size, count * dt->size, count, op_holds(op));
+    const dmpi_coll_layout_t *L;
+    DMPI_TRY(dmpi_coll_hier_layout(c, dmpi_params.coll_reduce, op, &L));
     dmpi_sched_t *s;
     DMPI_TRY(dmpi_sched_new(c, &s));
     dmpi_sched_set_name(s, req ? "MPI_Ireduce" : "MPI_Reduce");
-    int err;
-    switch (dmpi_coll_choose(&dmpi_decide_reduce, &k)) {
-    case DMPI_REDUCE_SCATTER_GATHER: err = dmpi_reduce_scatter_gather(s, c, sbuf, rbuf, count, dt, op, root); break;
-    default: err = dmpi_reduce_binomial(s, c, sbuf, rbuf, count, dt, op, root); break;
-    }
+    int err = L ? dmpi_reduce_hier(s, c, L, sbuf, rbuf, count, dt, op, root)
+                : dmpi_coll_reduce_build(s, c, sbuf, rbuf, count, dt, op, root);
     return dmpi_coll_finish(s, err, req);
+}
+
+int dmpi_coll_allreduce_build(dmpi_sched_t *s, dmpi_comm_t *c, const void *sbuf, void *rbuf, size_t count,
+                              dmpi_dtype_t *dt, dmpi_op_t *op)
+{
+    dmpi_coll_case_t k = dmpi_coll_case(c->size, count * dt->size, count, op_holds(op));
+    switch (dmpi_coll_choose(&dmpi_decide_allreduce, &k)) {
+    case DMPI_ALLREDUCE_REDUCE_SCATTER_ALLGATHER:
+        return dmpi_allreduce_reduce_scatter_allgather(s, c, sbuf, rbuf, count, dt, op);
+    case DMPI_ALLREDUCE_RING: return dmpi_allreduce_ring(s, c, sbuf, rbuf, count, dt, op);
+    default: return dmpi_allreduce_recursive_doubling(s, c, sbuf, rbuf, count, dt, op);
+    }
 }
 
 int dmpi_coll_allreduce(dmpi_comm_t *c, const void *sbuf, void *rbuf, size_t count, dmpi_dtype_t *dt,
                         dmpi_op_t *op, dmpi_request_t **req)
 {
-    dmpi_coll_case_t k = dmpi_coll_case(c->size, count * dt->size, count, op_holds(op));
+    const dmpi_coll_layout_t *L;
+    DMPI_TRY(dmpi_coll_hier_layout(c, dmpi_params.coll_allreduce, op, &L));
+    if (count * dt->size > DMPI_HIER_ALLREDUCE_MAX)
+        L = NULL;
     dmpi_sched_t *s;
     DMPI_TRY(dmpi_sched_new(c, &s));
     dmpi_sched_set_name(s, req ? "MPI_Iallreduce" : "MPI_Allreduce");
-    int err;
-    switch (dmpi_coll_choose(&dmpi_decide_allreduce, &k)) {
-    case DMPI_ALLREDUCE_REDUCE_SCATTER_ALLGATHER:
-        err = dmpi_allreduce_reduce_scatter_allgather(s, c, sbuf, rbuf, count, dt, op);
-        break;
-    case DMPI_ALLREDUCE_RING: err = dmpi_allreduce_ring(s, c, sbuf, rbuf, count, dt, op); break;
-    default: err = dmpi_allreduce_recursive_doubling(s, c, sbuf, rbuf, count, dt, op); break;
-    }
+    int err = L ? dmpi_allreduce_hier(s, c, L, sbuf, rbuf, count, dt, op)
+                : dmpi_coll_allreduce_build(s, c, sbuf, rbuf, count, dt, op);
     return dmpi_coll_finish(s, err, req);
 }
 

@@ -90,6 +90,7 @@ int dmpi_comm_create_group(dmpi_comm_t *c, dmpi_group_t *g, int tag, dmpi_comm_t
     t.coll_tag = tag;
     t.topo = NULL;
     t.seq_out = NULL;               /* its ranks number g, not c: see dmpi_comm_t */
+    t.layout = NULL;                /* and so does its node layout */
     int pair, err = dmpi_comm_agree_pair(&t, &pair);
     return err != MPI_SUCCESS ? err : make_comm_over(c, g, pair, out);
 }

@@ -194,6 +194,7 @@ typedef struct dmpi_comm {
     uint32_t idup_seq;           /* MPI_Comm_idup calls on it, the same count on every rank */
     const struct dmpi_coll_table *coll;   /* its collective functions (coll/table.c) */
     void *coll_state;            /* a component's state (coll/node), freed by dmpi_comm_coll_free_hook */
+    struct dmpi_coll_layout *layout;  /* its ranks by node (coll/hier.c), made on first use; one block */
     struct dmpi_group *group;
     struct dmpi_attr *attrs;     /* cached attributes (core/attr.c) */
     struct dmpi_info *hints;     /* MPI_Comm_set_info: a private copy, or NULL */

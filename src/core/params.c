@@ -96,6 +96,8 @@ static const param_t table[] = {
     /* max: more groups than ranks is one rank per group */
     {"COLL_NODE_GROUPS", P_INT, "0", "0", "1000000", P(coll_node_groups),
      "0: group a communicator's ranks by the node's NUMA domains (sockets without NUMA); k > 0: force k groups of consecutive ranks (a two-level hierarchy)"},
+    {"COLL_HIER", P_INT, "1", "0", "1", P(coll_hier),
+     "1: barrier, bcast, reduce and allreduce (commutative ops) on communicators that span nodes combine each node's ranks at a leader first, and only the leaders talk across nodes (docs/collectives.md); 0: the flat algorithms over all ranks"},
     /* max: a window wider than the communicator is the whole communicator */
     {"ALLTOALLV_WINDOW", P_INT, "8", "1", "1000000", P(alltoallv_window),
      "exchanges in flight at once in the throttled linear alltoallv"},

@@ -32,6 +32,7 @@ typedef struct dmpi_params {
         coll_allgather[DMPI_PARAM_NAME_MAX], coll_alltoall[DMPI_PARAM_NAME_MAX], coll_alltoallv[DMPI_PARAM_NAME_MAX],
         coll_reduce_scatter[DMPI_PARAM_NAME_MAX];
     int coll_node;            /* COLL_NODE: node-level shared-memory collectives on (1) or off (0) */
+    int coll_hier;            /* COLL_HIER: node leaders first on communicators that span nodes (1) or flat (0) */
     size_t coll_node_copy_max;  /* COLL_NODE_COPY_MAX: largest per-rank contribution copied through the area */
     size_t coll_node_chunk;   /* COLL_NODE_CHUNK: piece of a large reduction handled at a time */
     size_t coll_node_budget;  /* COLL_NODE_BUDGET: shared memory for all collective areas of the node */

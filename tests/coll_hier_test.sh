@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The collectives that run in two levels on communicators spanning nodes
+# (src/coll/hier.c), checked by their tests on jobs whose ranks our mpiexec
+# places on hosts of its own naming (--launcher fork: every host is this
+# machine, but a node of its own to the job, talking TCP to the others):
+# 3 nodes of 3, 1 and 4 ranks (an odd number of node heads, a node of one),
+# and 2 nodes of 2 and 3. Subcommunicators of the tests (odd/even splits)
+# interleave the nodes.
+# usage: coll_hier_test.sh BUILD_DIR
+set -u
+build=$(cd "$1" && pwd)
+src=$(cd "$(dirname "$0")/.." && pwd)
+launcher=$(mktemp)
+trap 'rm -f "$launcher"' EXIT
+tests='^(coll_barrier|coll_bcast|coll_reduce|coll_allreduce|coll_mixed_order|coll_free_early|comm|comm_idup|persistent) '
+fails=0
+for hosts in a:3,b:1,c:4 a:2,b:3; do
+    printf '#!/bin/sh\nexec "%s" --launcher fork --hosts %s -genv DMPI_YIELD always "$@"\n' \
+        "$build/bin/mpiexec" "$hosts" >"$launcher"
+    chmod +x "$launcher"
+    echo "== hosts $hosts"
+    bash "$src/tests/netns/run_suite.sh" "$launcher" "$build" "$tests" || fails=$((fails + 1))
+done
+[ $fails -eq 0 ]
