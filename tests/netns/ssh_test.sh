@@ -13,6 +13,10 @@
 #  - the launcher's tests (tests/launcher), each job over ssh;
 #  - a host without sshd, and an ssh that dies while its ranks run: the job
 #    fails soon, naming the host, and leaves nothing behind;
+#  - the link heartbeat (DMPI_MPIEXEC_LINK_TIMEOUT): a quiet job longer than
+#    several beats ends normally; a host whose network link goes down while
+#    its ranks run (ssh notices nothing) ends the job within the timeout,
+#    naming the host, and its proxy and ranks leave by themselves;
 #  - at the end no process of the test is left on any host.
 # Skipped (not failed) where namespaces cannot be made or sshd is missing.
 # usage: ssh_test.sh BUILD_DIR
@@ -275,6 +279,60 @@ ssh_to_h2() { pgrep -f "$tmp/ssh_config .*dmpi-h2 "; }
 proxy_on_h2() { ip netns pids dmpi-h2 | grep -xF "$(pgrep -f -- "$mpiexec --proxy")"; }
 lose_host "ssh to dmpi-h2" ssh_to_h2 "lost host dmpi-h2 (2 ranks): ssh was killed by signal 9 (Killed)"
 lose_host "the proxy on dmpi-h2" proxy_on_h2 "lost host dmpi-h2 (2 ranks): ssh exited with status 255"
+
+echo "== a quiet job of 10 s, DMPI_MPIEXEC_LINK_TIMEOUT=2"
+out=$(DMPI_MPIEXEC_LINK_TIMEOUT=2 timeout 60 "$mpiexec" "${hosts4[@]}" -n 4 "$tmp/ranks" sleep 10 </dev/null 2>"$tmp/err")
+rc=$?
+[ $rc -eq 0 ] || fail "a quiet job of 10 s: exit status $rc: $(cat "$tmp/err")"
+nothing_left "none" "a quiet job of 10 s"
+
+# The job's processes on dmpi-h2: its proxy, and its ranks with what they run.
+job_on_h2() {
+    ip netns pids dmpi-h2 | grep -xF "$(pgrep -f -- "$tmp/(ranks|sleeper)|$mpiexec --proxy")"
+}
+echo "== dmpi-h2 cut off while the ranks run, DMPI_MPIEXEC_LINK_TIMEOUT=3"
+DMPI_MPIEXEC_LINK_TIMEOUT=3 timeout 60 "$mpiexec" "${hosts4[@]}" -n 4 sh -c "$job" </dev/null >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+for i in $(seq 100); do
+    [ "$(grep -c '^/dev/shm/' "$tmp/out")" -eq 4 ] && break
+    sleep 0.1
+done
+[ "$(grep -c '^/dev/shm/' "$tmp/out")" -eq 4 ] || fail "link down: the ranks did not start: $(cat "$tmp/out" "$tmp/err")"
+t0=$(date +%s%N)
+ip link set dmpi-v2 down
+wait $pid
+rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+echo "exit status $rc after $ms ms: $(cat "$tmp/err")"
+[ $rc -ne 0 ] && [ $rc -ne 124 ] || fail "link down: exit status $rc"
+grep -q "^mpiexec: lost host dmpi-h2 (2 ranks): no word from its proxy within 3 s (DMPI_MPIEXEC_LINK_TIMEOUT)" \
+    "$tmp/err" || fail "link down: no line names dmpi-h2 and the timeout"
+[ $ms -ge 2500 ] && [ $ms -lt 8000 ] || fail "link down: the job took $ms ms to end (timeout 3 s)"
+for i in $(seq 100); do               # its proxy hears nothing either: it must leave
+    [ -z "$(job_on_h2)" ] && break
+    sleep 0.1
+done
+ms=$((($(date +%s%N) - t0) / 1000000))
+left=$(job_on_h2)
+if [ -n "$left" ]; then
+    # shellcheck disable=SC2086
+    ps -o pid,stat,args -p $(echo $left | tr ' ' ,)
+    fail "link down: the job's processes left on dmpi-h2 ${ms} ms after the cut"
+else
+    echo "nothing of the job on dmpi-h2 ${ms} ms after the cut"
+fi
+while read -r f; do
+    [ ! -e "$f" ] || fail "link down: $f left behind"
+done < <(grep '^/dev/shm/' "$tmp/out")
+left=$(ls /dev/shm | grep -e "dmpi-$pid-")
+[ -z "$left" ] || fail "link down: left in /dev/shm: $left"
+ip link set dmpi-v2 up
+# dmpi-h2's sshd still holds the dead session until TCP gets through again
+for i in $(seq 300); do
+    [ -z "$(host_pids dmpi-h2)" ] && break
+    sleep 0.1
+done
+ssh dmpi-h2 true </dev/null || fail "link down: no ssh to dmpi-h2 after the link came back"
 
 echo "== nothing left on the hosts but sshd"
 hosts_idle || fail "processes left on the hosts"

@@ -2,7 +2,11 @@
  * header (payload length, type, rank; network byte order) and a payload,
  * over the launcher's standard input and output (ssh forwards them, so no
  * port is opened and nobody else can connect). Both ends queue what the
- * other side is not ready to take, so neither blocks on a full pipe. */
+ * other side is not ready to take, so neither blocks on a full pipe.
+ *
+ * A host cut off from the network (cable, partition) closes nothing: ssh's
+ * connection just hangs. So a link quiet for a while carries a beat, and a
+ * side that hears nothing for the link timeout takes the other for gone. */
 #include "mpiexec.h"
 
 #include <arpa/inet.h>
@@ -21,6 +25,7 @@ void mpx_link_init(struct mpx_link *l, int in_fd, int out_fd)
     memset(l, 0, sizeof *l);
     l->in_fd = in_fd;
     l->out_fd = out_fd;
+    l->last_sent = l->last_heard = mpx_now();
     mpx_set_nonblock(in_fd);
     if (out_fd != in_fd)
         mpx_set_nonblock(out_fd);
@@ -106,6 +111,7 @@ void mpx_link_send(struct mpx_link *l, int type, int rank, const void *data, siz
     if (len)
         memcpy(h + HEADER, data, len);
     l->out_len += HEADER + len;
+    l->last_sent = mpx_now();
     mpx_link_flush(l);
 }
 
@@ -126,6 +132,7 @@ int mpx_link_read(struct mpx_link *l)
         ssize_t n = read(l->in_fd, l->in + l->in_len, l->in_cap - l->in_len);
         if (n > 0) {
             l->in_len += (size_t)n;
+            l->last_heard = mpx_now();
             return 1;
         }
         if (n == 0)
@@ -172,4 +179,18 @@ long mpx_frame_long(const struct mpx_frame *f)
     char *end;
     long v = strtol(buf, &end, 10);
     return *end || v < 0 ? -1 : v;
+}
+
+double mpx_beat_interval(double timeout)
+{
+    return timeout <= 0 ? 0 : timeout / 4 < 1.0 ? timeout / 4 : 1.0;
+}
+
+double mpx_link_beat(struct mpx_link *l, double interval, double now)
+{
+    if (l->out_fd < 0 || interval <= 0)
+        return -1;
+    if (now - l->last_sent >= interval)     /* any frame will do: only a quiet link beats */
+        mpx_link_send(l, MPX_F_BEAT, 0, NULL, 0);
+    return l->last_sent + interval;
 }

@@ -1,6 +1,7 @@
 /* mpiexec: start the ranks, then one poll() loop serves PMI, forwards
  * output and stdin, reacts to signals (through a self-pipe) and runs the
- * timers (SIGKILL escalation, --timeout, partial output lines). No busy
+ * timers (SIGKILL escalation, --timeout, partial output lines, the proxy
+ * links' heartbeat). No busy
  * waiting: poll sleeps until a descriptor, a signal or a deadline. */
 #include "mpiexec.h"
 
@@ -84,7 +85,8 @@ static void run(struct mpx_job *job, int sigfd)
     mpx_reap(job);
     for (;;) {
         double now = mpx_now();
-        double next = mpx_job_timers(job, now);
+        double next = mpx_remote_timers(job, now);   /* first: a host lost ends the job */
+        mpx_consider(&next, mpx_job_timers(job, now));
         for (int i = 0; i < job->n; i++) {
             struct mpx_rank *r = &job->ranks[i];
             mpx_stream_flush(job, r, &r->out, now, 0);

@@ -30,7 +30,8 @@
 #define MPX_CAUSE_WAIT 0.25      /* seconds an abort waits for a failure that explains it */
 #define MPX_DRAIN_TIME 0.2       /* seconds to wait for output after the last rank exits */
 #define MPX_PARTIAL_FLUSH 0.1    /* seconds an unterminated output line waits for its newline */
-#define MPX_PROXY_VERSION "dmpi-proxy-1"   /* first string of a START frame */
+#define MPX_PROXY_VERSION "dmpi-proxy-2"   /* first string of a START frame */
+#define MPX_LINK_TIMEOUT 30.0    /* default DMPI_MPIEXEC_LINK_TIMEOUT, seconds */
 #define MPX_PMI_LINE_MAX 4096    /* longest PMI request line */
 #define MPX_KVSNAME_MAX 256
 #define MPX_KEYLEN_MAX 64
@@ -55,6 +56,7 @@ struct mpx_options {
     const char *launcher_exec;   /* --launcher-exec PROGRAM */
     int tag_output;
     double timeout;              /* seconds; 0 = none */
+    double link_timeout;         /* seconds of silence on a proxy link; 0 = no heartbeat */
     struct mpx_envvar *env;      /* -x, -genv, -env in command-line order */
     int nenv;
     char **argv;                 /* program and its arguments (NULL-terminated) */
@@ -93,6 +95,8 @@ struct mpx_link {
     size_t in_off, in_len, in_cap;
     char *out;                   /* queued bytes: [out_off, out_len) not yet written */
     size_t out_off, out_len, out_cap;
+    double last_sent;            /* when a frame was last queued */
+    double last_heard;           /* when bytes last came in */
 };
 
 struct mpx_frame {
@@ -119,6 +123,8 @@ enum mpx_frame_type {
     MPX_F_STDIN_ACK,             /* data: bytes written to rank 0, in decimal */
     MPX_F_STDIN_CLOSED,          /* rank 0 no longer reads stdin */
     MPX_F_DONE,                  /* all ranks reaped, all output sent */
+    /* either way */
+    MPX_F_BEAT = 32,             /* a sign of life on a link quiet for a while */
 };
 
 struct mpx_proxy {               /* mpiexec's view of one host's proxy */
@@ -279,6 +285,11 @@ int mpx_link_open(const struct mpx_link *l);
 void mpx_link_close(struct mpx_link *l);
 /* Parses a decimal number in a frame; -1 if it is not one. */
 long mpx_frame_long(const struct mpx_frame *f);
+/* Heartbeat: seconds between beats for a link timeout (0: none). */
+double mpx_beat_interval(double timeout);
+/* Sends a beat if nothing went out for interval; returns when the next is
+ * due (<0: none). */
+double mpx_link_beat(struct mpx_link *l, double interval, double now);
 
 /* ------------------------------------------------------------- remote.c */
 
@@ -291,6 +302,11 @@ void mpx_remote_writable(struct mpx_job *job, struct mpx_proxy *p);
 /* pid was reaped: if it is a proxy's launcher, note it; else ignore. */
 void mpx_remote_reaped(struct mpx_job *job, pid_t pid, int status);
 void mpx_remote_kill(struct mpx_job *job, int sig);
+/* Heartbeat of the links: beats that are due. Returns when the next is due (<0: none). */
+double mpx_remote_beats(struct mpx_job *job, double now);
+/* The beats, and a proxy silent for the link timeout is lost. Returns the
+ * earliest deadline (<0: none). */
+double mpx_remote_timers(struct mpx_job *job, double now);
 int mpx_remote_active(const struct mpx_job *job);   /* some proxy link still open */
 /* End of the job: close the links, wait a moment for the launchers, kill the rest. */
 void mpx_remote_finish(struct mpx_job *job, int sigfd);
@@ -309,6 +325,8 @@ int mpx_signals_init(void);           /* installs handlers; returns the read end
 int mpx_signals_next(void);
 /* In a child before exec: the dispositions and mask mpiexec started with. */
 void mpx_signals_restore_for_child(void);
+/* SIGALRM every secs seconds (0: none), interrupting a blocking call. */
+void mpx_signals_interrupt_every(double secs);
 
 /* -------------------------------------------------------- shm_cleanup.c */
 
@@ -320,8 +338,9 @@ double mpx_now(void);                 /* monotonic seconds */
 void *mpx_xmalloc(size_t n);
 void *mpx_xrealloc(void *p, size_t n);
 char *mpx_xstrdup(const char *s);
-/* Writes all of buf to fd (retries EINTR, waits out EAGAIN). 0 or -1. */
-int mpx_write_all(int fd, const char *buf, size_t len);
+/* Writes all of buf to fd (retries EINTR, waits out EAGAIN), calling
+ * waiting(arg) after each interruption or wait if it is not NULL. 0 or -1. */
+int mpx_write_all(int fd, const char *buf, size_t len, void (*waiting)(void *), void *arg);
 int mpx_set_nonblock(int fd);
 /* Sends all of data on a socket, waiting up to a second each time it is
  * full. 0, or -1 if the peer is gone or does not read. */

@@ -91,6 +91,15 @@ static void usage(FILE *f)
             "  -h, --help           show this help and exit\n"
             "  --version            show the version and exit\n"
             "\n"
+            "Environment:\n"
+            "  DMPI_MPIEXEC_TIMEOUT SECS\n"
+            "                       the default of --timeout\n"
+            "  DMPI_MPIEXEC_LINK_TIMEOUT SECS\n"
+            "                       across hosts: a host's proxy not heard from within\n"
+            "                       SECS (its host cut off) ends the job, and a proxy\n"
+            "                       not hearing from mpiexec kills its ranks and leaves;\n"
+            "                       quiet links carry a beat (default 30; 0 = off)\n"
+            "\n"
             "Accepted and ignored for Open MPI compatibility:\n"
             "  --oversubscribe, --allow-run-as-root, --bind-to X\n"
             "\n"
@@ -171,6 +180,12 @@ int mpx_parse_options(int argc, char **argv, struct mpx_options *opt)
     const char *envt = getenv("DMPI_MPIEXEC_TIMEOUT");
     if (envt && *envt && parse_seconds(envt, &opt->timeout) != 0) {
         fprintf(stderr, "mpiexec: DMPI_MPIEXEC_TIMEOUT='%s' is not a number of seconds\n", envt);
+        return 2;
+    }
+    opt->link_timeout = MPX_LINK_TIMEOUT;
+    const char *envl = getenv("DMPI_MPIEXEC_LINK_TIMEOUT");
+    if (envl && *envl && parse_seconds(envl, &opt->link_timeout) != 0) {
+        fprintf(stderr, "mpiexec: DMPI_MPIEXEC_LINK_TIMEOUT='%s' is not a number of seconds\n", envl);
         return 2;
     }
 

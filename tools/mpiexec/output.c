@@ -29,12 +29,25 @@ void mpx_stream_init(struct mpx_stream *s, int fd, int dest)
         mpx_set_nonblock(fd);
 }
 
+static void beat_proxies(void *job)
+{
+    mpx_remote_beats(job, mpx_now());
+}
+
+/* Our stdout can block for long (a pager waiting for its user): the
+ * proxies must hear from us meanwhile, or they would take us for gone, so
+ * SIGALRM interrupts the write for their beats. */
 static void put_out(struct mpx_job *job, int dest, const char *data, size_t len)
 {
     if (job->out_broken[dest] || len == 0)
         return;
-    if (mpx_write_all(dest, data, len) != 0)
+    double interval = job->nproxies ? mpx_beat_interval(job->opt->link_timeout) : 0;
+    if (interval > 0)
+        mpx_signals_interrupt_every(interval);
+    if (mpx_write_all(dest, data, len, interval > 0 ? beat_proxies : NULL, job) != 0)
         job->out_broken[dest] = 1;    /* EPIPE and friends: nobody is listening */
+    if (interval > 0)
+        mpx_signals_interrupt_every(0);
 }
 
 /* Forwards data, putting the rank's tag in front of every line start. */

@@ -5,8 +5,11 @@
  * reports their pids and exits, feeds rank 0's stdin, and passes on the
  * signals mpiexec sends. All judging is mpiexec's.
  *
- * If mpiexec goes away (the link closes), the proxy kills its ranks and
- * leaves; at the end it removes the job's /dev/shm entries on its host. */
+ * If mpiexec goes away (the link closes, or nothing comes from it within
+ * the link timeout: this host cut off), the proxy kills its ranks and
+ * leaves; at the end it removes the job's /dev/shm entries on its host.
+ * Its writes to mpiexec are queued, never blocking, so a dead link cannot
+ * hold it up. */
 #include "mpiexec.h"
 
 #include <errno.h>
@@ -32,6 +35,7 @@ struct proxy {
     char *stdin_q;                /* bytes for rank 0 not yet written */
     size_t stdin_len, stdin_cap;
     int stdin_eof;                /* mpiexec's stdin ended: close rank 0's after the queue */
+    double link_timeout;          /* from START; 0: no heartbeat */
 };
 
 static struct proxy px;
@@ -198,6 +202,16 @@ static int to_int(const char *s, int *out)
     return 0;
 }
 
+static int to_seconds(const char *s, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end || !(v >= 0 && v <= 1e9))
+        return -1;
+    *out = v;
+    return 0;
+}
+
 /* Sets up the job from START; 0, or -1 if it is malformed. */
 static int take_start(const struct mpx_frame *f)
 {
@@ -205,16 +219,16 @@ static int take_start(const struct mpx_frame *f)
     char **v = split_start(f, &n);
     if (!v)
         return -1;
-    if (n < 9 || strcmp(v[0], MPX_PROXY_VERSION) != 0 || to_int(v[2], &world) || to_int(v[3], &first) ||
-        to_int(v[4], &nranks) || to_int(v[6], &want_stdin) || to_int(v[8], &nenv) || nenv > n - 10 ||
-        to_int(v[9 + nenv], &argc) || argc < 1 || argc != n - 10 - nenv || nranks < 1 ||
-        first > world - nranks || strlen(v[1]) >= MPX_KVSNAME_MAX)
+    if (n < 11 || strcmp(v[0], MPX_PROXY_VERSION) != 0 || to_int(v[2], &world) || to_int(v[3], &first) ||
+        to_int(v[4], &nranks) || to_int(v[6], &want_stdin) || to_seconds(v[8], &px.link_timeout) ||
+        to_int(v[9], &nenv) || nenv > n - 11 || to_int(v[10 + nenv], &argc) || argc < 1 ||
+        argc != n - 11 - nenv || nranks < 1 || first > world - nranks || strlen(v[1]) >= MPX_KVSNAME_MAX)
         return -1;
     for (k = 0; k < nenv; k++)
-        putenv(v[9 + k]);              /* the strings stay: putenv keeps them */
+        putenv(v[10 + k]);             /* the strings stay: putenv keeps them */
     memset(&px.opt, 0, sizeof px.opt);
     px.opt.nprocs = nranks;
-    px.opt.argv = &v[10 + nenv];
+    px.opt.argv = &v[11 + nenv];
     mpx_job_init(&px.job, &px.opt);
     px.job.world_size = world;
     snprintf(px.job.kvsname, sizeof px.job.kvsname, "%s", v[1]);
@@ -275,6 +289,8 @@ static int handle_frame(const struct mpx_frame *f)
             return -1;
         stdin_queue(f->data, f->len);
         return 0;
+    case MPX_F_BEAT:                   /* heard: mpx_link_read noted it */
+        return 0;
     case MPX_F_SIGNAL:
         if (f->rank <= 0 || f->rank >= NSIG)
             return -1;
@@ -301,6 +317,34 @@ static void orphaned(int sigfd)
 
 /* --------------------------------------------------------------- loop */
 
+static void up_readable(int sigfd)
+{
+    int rc = mpx_link_read(&px.up);
+    struct mpx_frame f;
+    int got;
+    while ((got = mpx_link_next(&px.up, &f)) == 1)
+        if (handle_frame(&f) != 0)
+            orphaned(sigfd);
+    if (got < 0 || rc <= 0)
+        orphaned(sigfd);
+}
+
+/* The heartbeat: a beat when we have been quiet; mpiexec silent for the
+ * timeout (after reading what may wait) is gone. Returns the next deadline. */
+static double heartbeat(int sigfd, double now)
+{
+    if (!started || px.link_timeout <= 0)
+        return -1;
+    double next = mpx_link_beat(&px.up, mpx_beat_interval(px.link_timeout), now);
+    if (now - px.up.last_heard >= px.link_timeout) {
+        up_readable(sigfd);
+        if (now - px.up.last_heard >= px.link_timeout)
+            orphaned(sigfd);
+    }
+    mpx_consider(&next, px.up.last_heard + px.link_timeout);
+    return next;
+}
+
 static int fds_open(void)
 {
     for (int i = 0; i < px.job.n; i++) {
@@ -316,13 +360,13 @@ static void run(int sigfd)
     struct mpx_poll_set ps = { 0 };
     double drain_deadline = -1;
     for (;;) {
-        double next = -1, now = mpx_now();
+        double now = mpx_now(), next = heartbeat(sigfd, now);
         if (started && px.job.nrunning == 0) {
             if (drain_deadline < 0)
                 drain_deadline = now + MPX_DRAIN_TIME;
             if (!fds_open() || now >= drain_deadline)
                 break;
-            next = drain_deadline;
+            mpx_consider(&next, drain_deadline);
         }
         ps.n = 0;
         mpx_poll_add(&ps, sigfd, POLLIN, K_SIGNAL, -1);
@@ -370,16 +414,8 @@ static void run(int sigfd)
             case K_UP:
                 if (p->revents & POLLOUT && mpx_link_flush(&px.up) != 0)
                     orphaned(sigfd);
-                if (p->fd == px.up.in_fd && (p->revents & ~POLLOUT)) {
-                    int rc = mpx_link_read(&px.up);
-                    struct mpx_frame f;
-                    int got;
-                    while ((got = mpx_link_next(&px.up, &f)) == 1)
-                        if (handle_frame(&f) != 0)
-                            orphaned(sigfd);
-                    if (got < 0 || rc <= 0)
-                        orphaned(sigfd);
-                }
+                if (p->fd == px.up.in_fd && (p->revents & ~POLLOUT))
+                    up_readable(sigfd);
                 break;
             case K_PMI:
                 if (r->pmi.fd == p->fd)

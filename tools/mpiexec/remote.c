@@ -6,8 +6,9 @@
  * relays its ranks' PMI requests, output and exits; mpiexec serves the PMI
  * key space, prints, judges and decides exactly as for ranks of its own.
  *
- * A proxy that goes away while its ranks run (its link closes) ends the
- * job with a line naming the host. */
+ * A proxy that goes away while its ranks run (its link closes), or that
+ * is not heard from within the link timeout (its host cut off: ssh notices
+ * nothing), ends the job with a line naming the host. */
 #include "mpiexec.h"
 
 #include <errno.h>
@@ -71,7 +72,8 @@ static void sb_int(struct strbuf *b, long v)
 }
 
 /* The START frame: version, kvsname, world size, first rank, ranks, host,
- * stdin to rank 0, working directory, the environment, the command. */
+ * stdin to rank 0, working directory, link timeout, the environment, the
+ * command. */
 static void send_start(struct mpx_job *job, struct mpx_proxy *p)
 {
     const struct mpx_node *nd = &job->nodes[p->node];
@@ -88,6 +90,9 @@ static void send_start(struct mpx_job *job, struct mpx_proxy *p)
     sb_str(&b, nd->host);
     sb_int(&b, job->stdin_to_rank0 && nd->first_rank == 0);
     sb_str(&b, cwd);
+    char num[32];
+    snprintf(num, sizeof num, "%.9g", opt->link_timeout);
+    sb_str(&b, num);
 
     long nenv = 0;
     for (char **e = environ; *e; e++)
@@ -366,6 +371,7 @@ static int handle_frame(struct mpx_job *job, struct mpx_proxy *p, const struct m
                      job->nodes[p->node].host);
         return 0;
     case MPX_F_DONE:                   /* its link closes next; its ranks are all reported */
+    case MPX_F_BEAT:                   /* heard: mpx_link_read noted it */
         return 0;
     case MPX_F_STDIN_ACK:
         if ((v = mpx_frame_long(f)) < 0)
@@ -467,6 +473,41 @@ void mpx_remote_kill(struct mpx_job *job, int sig)
         if (mpx_link_open(&p->link) && p->nrunning > 0)
             mpx_link_send(&p->link, MPX_F_SIGNAL, sig, NULL, 0);
     }
+}
+
+double mpx_remote_beats(struct mpx_job *job, double now)
+{
+    double next = -1, interval = mpx_beat_interval(job->opt->link_timeout);
+    for (int k = 0; k < job->nproxies; k++)
+        mpx_consider(&next, mpx_link_beat(&job->proxies[k].link, interval, now));
+    return next;
+}
+
+/* Silent for the timeout: read what may wait first (we may have been the
+ * slow side, e.g. blocked on our stdout), then give up on it. */
+static double check_heard(struct mpx_job *job, struct mpx_proxy *p, double now)
+{
+    double timeout = job->opt->link_timeout;
+    if (!mpx_link_open(&p->link) || timeout <= 0)
+        return -1;
+    if (now - p->link.last_heard >= timeout)
+        mpx_remote_readable(job, p);
+    if (!mpx_link_open(&p->link))
+        return -1;
+    if (now - p->link.last_heard < timeout)
+        return p->link.last_heard + timeout;
+    char why[128];
+    snprintf(why, sizeof why, "no word from its proxy within %g s (DMPI_MPIEXEC_LINK_TIMEOUT)", timeout);
+    proxy_lost(job, p, why);
+    return -1;
+}
+
+double mpx_remote_timers(struct mpx_job *job, double now)
+{
+    double next = mpx_remote_beats(job, now);
+    for (int k = 0; k < job->nproxies; k++)
+        mpx_consider(&next, check_heard(job, &job->proxies[k], now));
+    return next;
 }
 
 int mpx_remote_active(const struct mpx_job *job)

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 static int sigpipe_fds[2] = { -1, -1 };
@@ -61,6 +62,30 @@ int mpx_signals_init(void)
         sigaddset(&unblock, handled[i]);
     sigprocmask(SIG_UNBLOCK, &unblock, NULL);
     return sigpipe_fds[0];
+}
+
+static void on_alarm(int sig)
+{
+    (void)sig;                         /* its work is to interrupt */
+}
+
+void mpx_signals_interrupt_every(double secs)
+{
+    static int installed;
+    if (!installed && secs > 0) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sigemptyset(&sa.sa_mask);
+        sa.sa_handler = on_alarm;      /* no SA_RESTART: a blocked call returns */
+        sigaction(SIGALRM, &sa, NULL);
+        installed = 1;
+    }
+    struct itimerval it;
+    memset(&it, 0, sizeof it);
+    it.it_value.tv_sec = (time_t)secs;
+    it.it_value.tv_usec = (suseconds_t)((secs - (double)(time_t)secs) * 1e6);
+    it.it_interval = it.it_value;
+    setitimer(ITIMER_REAL, &it, NULL);
 }
 
 int mpx_signals_next(void)

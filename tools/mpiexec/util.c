@@ -49,23 +49,26 @@ char *mpx_xstrdup(const char *s)
     return d;
 }
 
-int mpx_write_all(int fd, const char *buf, size_t len)
+int mpx_write_all(int fd, const char *buf, size_t len, void (*waiting)(void *), void *arg)
 {
     while (len > 0) {
         ssize_t n = write(fd, buf, len);
         if (n < 0) {
-            if (errno == EINTR)
-                continue;
             if (errno == EAGAIN || errno == EWOULDBLOCK) {
                 struct pollfd p = { .fd = fd, .events = POLLOUT };
                 if (poll(&p, 1, 1000) < 0 && errno != EINTR)
                     return -1;
-                continue;
+            } else if (errno != EINTR) {
+                return -1;
             }
-            return -1;
+            if (waiting)
+                waiting(arg);
+            continue;
         }
         buf += n;
         len -= (size_t)n;
+        if (len > 0 && waiting)            /* cut short by a signal */
+            waiting(arg);
     }
     return 0;
 }
