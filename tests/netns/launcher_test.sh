@@ -8,15 +8,10 @@ set -u
 build=$(cd "$1" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
-src=$(cd "$here/../launcher" && pwd)
 trap '"$here/hosts" down >/dev/null' EXIT
 hosts_up 3
 export DMPI_TEST_HOSTS="--hostfile /tmp/dmpi-netns/hostfile --launcher-exec /tmp/dmpi-netns/enter"
-fails=0
-for t in exit_code signal_kill abort tag_output stdin env timeout orphans kvs errors signals shm; do
-    if ! bash "$src/$t.sh" "$build/bin/mpiexec" "$build/tests/launcher/launcher_pmi_client"; then
-        fails=$((fails + 1))
-    fi
-done
+launcher_tests "$build/bin/mpiexec" "$build"
+fails=$?
 echo "$fails failed"
 [ $fails -eq 0 ]

@@ -19,3 +19,17 @@ hosts_up() {
     [ $rc -eq 3 ] && exit 0
     [ $rc -eq 0 ] || { echo "FAIL: hosts up: status $rc"; exit 1; }
 }
+
+# launcher_tests MPIEXEC BUILD_DIR: the launcher's test scripts
+# (tests/launcher) with whatever DMPI_TEST_HOSTS the caller exported; says
+# which failed and returns their number (0: all passed).
+launcher_tests() {
+    local t fails=0
+    for t in exit_code signal_kill abort tag_output stdin env timeout orphans kvs errors signals shm; do
+        if ! bash "$here/../launcher/$t.sh" "$1" "$2/tests/launcher/launcher_pmi_client"; then
+            echo "FAIL: launcher test $t"
+            fails=$((fails + 1))
+        fi
+    done
+    return $fails
+}

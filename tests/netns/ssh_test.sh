@@ -206,10 +206,7 @@ plain='^(pingpong 4 -- 8M|ordering 4|coll_allreduce 4|coll_alltoallv 4|comm 4)$'
 
 echo "== the launcher's tests over ssh, $nhosts hosts (checks so far took ${SECONDS} s)"
 export DMPI_TEST_HOSTS="--hostfile /tmp/dmpi-netns/hostfile"
-for t in exit_code signal_kill abort tag_output stdin env timeout orphans kvs errors signals shm; do
-    bash "$here/../launcher/$t.sh" "$mpiexec" "$build/tests/launcher/launcher_pmi_client" ||
-        fail "launcher test $t over ssh"
-done
+launcher_tests "$mpiexec" "$build" || fail "the launcher's tests over ssh"
 unset DMPI_TEST_HOSTS
 hosts_idle || fail "processes left on the hosts after the launcher's tests"
 
