@@ -72,13 +72,28 @@ int dmpi_coll_hier_layout(dmpi_comm_t *c, const char *forced, const dmpi_op_t *o
 
 /* ---- levels --------------------------------------------------------------- */
 
-/* A view of c as a level of `size` ranks in which this one is `rank`. */
-static dmpi_comm_t level(const dmpi_comm_t *c, int rank, int size)
+/* A view of c as a level of `size` ranks in which this one is `rank`,
+ * whose indices map names in the communicator (set on s from now on). */
+static dmpi_comm_t level(dmpi_sched_t *s, const dmpi_comm_t *c, int rank, int size, const int *map)
 {
     dmpi_comm_t v = *c;
     v.rank = rank;
     v.size = size;
+    dmpi_sched_map(s, map);
     return v;
+}
+
+/* The level of this rank's node. */
+static dmpi_comm_t node_level(dmpi_sched_t *s, const dmpi_comm_t *c, const dmpi_coll_layout_t *L)
+{
+    return level(s, c, L->index_of[c->rank], L->nlocal, L->local);
+}
+
+/* The level of the nodes' heads (this rank being its node's). */
+static dmpi_comm_t heads_level(dmpi_sched_t *s, const dmpi_comm_t *c, const dmpi_coll_layout_t *L,
+                               const int *heads)
+{
+    return level(s, c, L->my_node, L->nnodes, heads);
 }
 
 /* Each node's head for a call rooted at root: its lowest rank, or the
@@ -133,8 +148,7 @@ int dmpi_barrier_hier(dmpi_sched_t *s, dmpi_comm_t *c, const dmpi_coll_layout_t 
     dmpi_sched_map(s, L->local);
     DMPI_TRY(node_tree(s, L, me, true));
     if (me == 0) {
-        dmpi_comm_t heads = level(c, L->my_node, L->nnodes);
-        dmpi_sched_map(s, L->lowest);
+        dmpi_comm_t heads = heads_level(s, c, L, L->lowest);
         DMPI_TRY(dmpi_barrier_dissemination(s, &heads));
     }
     dmpi_sched_map(s, L->local);
@@ -153,13 +167,11 @@ int dmpi_bcast_hier(dmpi_sched_t *s, dmpi_comm_t *c, const dmpi_coll_layout_t *L
     if (!heads)
         return no_memory();
     if (c->rank == heads[L->my_node]) {
-        dmpi_comm_t top = level(c, L->my_node, L->nnodes);
-        dmpi_sched_map(s, heads);
+        dmpi_comm_t top = heads_level(s, c, L, heads);
         DMPI_TRY(dmpi_coll_bcast_build(s, &top, buf, count, dt, L->node_of[root]));
     }
     if (L->nlocal > 1) {
-        dmpi_comm_t node = level(c, L->index_of[c->rank], L->nlocal);
-        dmpi_sched_map(s, L->local);
+        dmpi_comm_t node = node_level(s, c, L);
         DMPI_TRY(dmpi_coll_bcast_build(s, &node, buf, count, dt, head_index(L, heads)));
     }
     dmpi_sched_map(s, NULL);
@@ -177,10 +189,9 @@ static int node_reduce(dmpi_sched_t *s, dmpi_comm_t *c, const dmpi_coll_layout_t
     *at = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
     if (L->nlocal == 1)
         return MPI_SUCCESS;
-    dmpi_comm_t node = level(c, L->index_of[c->rank], L->nlocal);
+    dmpi_comm_t node = node_level(s, c, L);
     if (node.rank != hi && sbuf == MPI_IN_PLACE)
         sbuf = rbuf;                /* an allreduce's in-place data: MPI_IN_PLACE is the root's alone */
-    dmpi_sched_map(s, L->local);
     DMPI_TRY(dmpi_coll_reduce_build(s, &node, sbuf, rbuf, count, dt, op, hi));
     *at = rbuf;
     return MPI_SUCCESS;
@@ -202,8 +213,7 @@ int dmpi_reduce_hier(dmpi_sched_t *s, dmpi_comm_t *c, const dmpi_coll_layout_t *
     const void *at;
     DMPI_TRY(node_reduce(s, c, L, sbuf, mine, count, dt, op, head_index(L, heads), &at));
     if (head) {
-        dmpi_comm_t top = level(c, L->my_node, L->nnodes);
-        dmpi_sched_map(s, heads);
+        dmpi_comm_t top = heads_level(s, c, L, heads);
         DMPI_TRY(dmpi_coll_reduce_build(s, &top, at == mine ? MPI_IN_PLACE : at, mine, count, dt, op,
                                         L->node_of[root]));
     }
@@ -219,13 +229,11 @@ int dmpi_allreduce_hier(dmpi_sched_t *s, dmpi_comm_t *c, const dmpi_coll_layout_
     const void *at;
     DMPI_TRY(node_reduce(s, c, L, sbuf, rbuf, count, dt, op, 0, &at));
     if (L->index_of[c->rank] == 0) {
-        dmpi_comm_t top = level(c, L->my_node, L->nnodes);
-        dmpi_sched_map(s, L->lowest);
+        dmpi_comm_t top = heads_level(s, c, L, L->lowest);
         DMPI_TRY(dmpi_coll_allreduce_build(s, &top, at == rbuf ? MPI_IN_PLACE : at, rbuf, count, dt, op));
     }
     if (L->nlocal > 1) {
-        dmpi_comm_t node = level(c, L->index_of[c->rank], L->nlocal);
-        dmpi_sched_map(s, L->local);
+        dmpi_comm_t node = node_level(s, c, L);
         DMPI_TRY(dmpi_coll_bcast_build(s, &node, rbuf, count, dt, 0));
     }
     dmpi_sched_map(s, NULL);
