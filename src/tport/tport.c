@@ -67,6 +67,6 @@ void dmpi_tport_nap(double seconds)
     for (int i = 0; dmpi_tports[i]; i++)
         if (dmpi_tports[i]->nap && dmpi_tports[i]->nap(seconds))
             return;
-    struct timespec ts = {(time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9)};
+    struct timespec ts = dmpi_tport_timespec(seconds);
     nanosleep(&ts, NULL);
 }

@@ -13,6 +13,7 @@
 #define DMPI_TPORT_H
 
 #include "p2p/request.h"
+#include <time.h>
 
 struct dmpi_msg;
 
@@ -70,5 +71,10 @@ void dmpi_tport_finalize(void);
 bool dmpi_tport_quiet(void);
 /* A waiting rank's sleep: in a transport that can be woken, else nanosleep. */
 void dmpi_tport_nap(double seconds);
+/* seconds as a struct timespec, for the naps' sleeps */
+static inline struct timespec dmpi_tport_timespec(double seconds)
+{
+    return (struct timespec){(time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9)};
+}
 
 #endif

@@ -17,7 +17,6 @@
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
-#include <time.h>
 #include <unistd.h>
 
 extern const dmpi_tport_t dmpi_tport_tcp;
@@ -593,7 +592,7 @@ static bool tcp_nap(double seconds)
     if (!T.on)
         return false;
     struct pollfd pfd = {.fd = tcp_epoll_fd(), .events = POLLIN};
-    struct timespec ts = {(time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9)};
+    struct timespec ts = dmpi_tport_timespec(seconds);
     ppoll(&pfd, 1, &ts, NULL);
     return true;
 }
