@@ -115,7 +115,8 @@ static void report_hang(const waiting_for_t *w, double waited)
 
 /* How long a wait has lasted, and when it next reports or naps. */
 typedef struct wait_clock {
-    uint64_t spins;             /* unproductive polls so far */
+    uint64_t polls;             /* unproductive polls so far */
+    uint64_t spins;             /* their cost, in shm polls (dmpi_tport_poll_cost) */
     double start;               /* when the wait began (0: not yet read) */
     double next_report;
     bool napping;               /* from the first nap on, one nap per poll */
@@ -141,7 +142,8 @@ static bool nap(double waited)
 /* Called after every unproductive poll. */
 static void idle(const waiting_for_t *w, wait_clock_t *k)
 {
-    k->spins++;
+    k->polls++;
+    k->spins += dmpi_tport_poll_cost;
     if (DMPI_UNLIKELY(dmpi_lock_on))
         dmpi_lock_yield();          /* other threads call MPI while this one waits */
     /* 64 bits: DMPI_SPIN_COUNT goes up to 10^9, 16 times that overflows 32 */
@@ -149,7 +151,7 @@ static void idle(const waiting_for_t *w, wait_clock_t *k)
     bool yielding = k->spins >= limit;
     if (yielding)
         sched_yield();
-    if ((k->spins & 63) != 0 && !k->napping)
+    if ((k->polls & 63) != 0 && !k->napping)
         return;                     /* the clock is read every 64 polls, or after each nap */
     double now = dmpi_wtime();
     if (k->start == 0) {
@@ -167,7 +169,7 @@ static void idle(const waiting_for_t *w, wait_clock_t *k)
 
 void dmpi_progress_wait(dmpi_request_t *r)
 {
-    wait_clock_t k = {0, 0, 0, false};
+    wait_clock_t k = {0, 0, 0, 0, false};
     waiting_for_t w = {r, NULL, NULL};
     while (!r->done) {
         if (poll_all())
@@ -178,7 +180,7 @@ void dmpi_progress_wait(dmpi_request_t *r)
 
 void dmpi_progress_until_described(bool (*cond)(void *), void *arg, void (*describe)(void *arg, char *buf, size_t len))
 {
-    wait_clock_t k = {0, 0, 0, false};
+    wait_clock_t k = {0, 0, 0, 0, false};
     waiting_for_t w = {NULL, describe, arg};
     while (!cond(arg)) {
         if (poll_all())

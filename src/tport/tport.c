@@ -10,6 +10,7 @@ extern const dmpi_tport_t dmpi_tport_self, dmpi_tport_shm, dmpi_tport_tcp;
 const dmpi_tport_t *const dmpi_tports[] = {&dmpi_tport_self, &dmpi_tport_shm, &dmpi_tport_tcp, NULL};
 
 dmpi_tport_peer_t *dmpi_tport_peers;
+unsigned dmpi_tport_poll_cost = 1;
 
 void dmpi_tport_claim(int world, const dmpi_tport_t *t, int index, long long inline_max, long long eager_max)
 {

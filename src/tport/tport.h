@@ -69,6 +69,11 @@ int dmpi_tport_plan(void);       /* every transport's plan */
 int dmpi_tport_init(void);       /* every transport's init; then every peer must be claimed */
 void dmpi_tport_finalize(void);
 bool dmpi_tport_quiet(void);
+/* What one progress pass costs, in passes over shared memory alone (a
+ * few cache lines, tens of nanoseconds): 1, or more while a transport's
+ * pass is a system call. A waiting rank spins this much less before it
+ * yields its core. */
+extern unsigned dmpi_tport_poll_cost;
 /* A waiting rank's sleep: in a transport that can be woken, else nanosleep. */
 void dmpi_tport_nap(double seconds);
 /* seconds as a struct timespec, for the naps' sleeps */

@@ -30,6 +30,7 @@ tcp_peer_t *tcp_peers;
  * Calls of 512 KiB keep both busy: 1-4 MiB messages between two hosts
  * measured 1.6-2.2x faster than with whole-message calls. */
 #define TCP_WRITE_CHUNK (512u << 10)
+#define TCP_POLL_COST 16          /* a pass's cost: a system call, in shm passes */
 #define TCP_HOT 4                 /* up to this many connections, polls recv them directly */
 
 static struct {
@@ -464,21 +465,33 @@ static int drain(int peer, tcp_sock_t *k)
     return did;
 }
 
-/* A rank with few connections polls them with recv itself: a poll is one
- * system call per connection, and a frame's arrival costs the recv alone,
- * where epoll takes epoll_wait first (0.5 us less per message between two
- * hosts). epoll_wait still runs every 16th poll (new connections,
- * verdicts), on every poll while frames wait for room to be written, and
- * always on an oversubscribed node, where recv polling measured slower
+/* A rank with few connections polls them itself: one poll() for all of
+ * them, then recv on those with data. A frame's arrival costs the two
+ * calls, where epoll took epoll_wait first and then recv (0.5 us more per
+ * message between two hosts). poll() takes no socket lock, so a frame that
+ * arrives meanwhile is queued to the socket at once; recv polling held the
+ * lock, left such a frame in the socket's backlog, and found it only on
+ * the next call. epoll_wait still runs every 16th pass (new connections,
+ * verdicts), on every pass while frames wait for room to be written, and
+ * always on an oversubscribed node, where direct polling measured slower
  * (allreduce across 2 x 2 ranks on 2 cores: 1.5-2x). */
 static int poll_hot(void)
 {
-    int did = 0;
+    struct pollfd pf[TCP_HOT];
+    tcp_sock_t *ks[TCP_HOT];
+    int n = 0, did = 0;
     for (int i = 0; i < T.nhot; i++) {
         tcp_sock_t *k = tcp_peers[T.hot[i]].sock;
-        if (k && k->state == TCP_S_READY)
-            did |= drain(T.hot[i], k);
+        if (k && k->state == TCP_S_READY) {
+            pf[n] = (struct pollfd){.fd = k->fd, .events = POLLIN};
+            ks[n++] = k;
+        }
     }
+    if (n == 0 || poll(pf, (nfds_t)n, 0) <= 0)
+        return 0;
+    for (int i = 0; i < n; i++)
+        if (pf[i].revents)
+            did |= drain(ks[i]->peer, ks[i]);
     return did;
 }
 
@@ -545,6 +558,11 @@ static int tcp_init(void)
         fprintf(stderr, "dmpi: tcp: rank %d cannot read the job's key\n", dmpi_world.rank);
         return -1;
     }
+    /* every pass is now a system call (recv, poll or epoll_wait, 0.3-0.5
+     * us): spinning 100 of them on a machine whose ranks outnumber its
+     * cores kept the rank we wait for off a core, and allreduce across
+     * 2 x 2 ranks on 2 cores took 2-3x as long */
+    dmpi_tport_poll_cost = TCP_POLL_COST;
     T.eager = dmpi_params.tcp_eager_limit;
     T.rx_cap = TCP_FRAME_BYTES + T.eager + RX_SLACK;
     if (!(tcp_peers = calloc((size_t)dmpi_world.size, sizeof *tcp_peers)))
