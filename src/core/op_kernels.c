@@ -4,16 +4,23 @@
  *
  *   MPI_MAX, MPI_MIN       C integer, Fortran integer, floating point, multi-language
  *   MPI_SUM, MPI_PROD      C integer, Fortran integer, floating point, complex, multi-language
- *   MPI_LAND, LOR, LXOR    C integer, logical
+ *   MPI_LAND, LOR, LXOR    C integer, logical (and multi-language: extension)
  *   MPI_BAND, BOR, BXOR    C integer, Fortran integer, byte, multi-language
  *   MPI_MINLOC, MAXLOC     the pair types
  *
  * C integer = MPI_SIGNED_CHAR, UNSIGNED_CHAR, SHORT ... UNSIGNED_LONG_LONG and
- * the fixed-width INTn_T/UINTn_T (MPI_CHAR, MPI_WCHAR and MPI_CHARACTER are
- * text, not integers); Fortran integer = MPI_INTEGER, INTEGER1/2/4/8;
- * multi-language = MPI_AINT, MPI_OFFSET, MPI_COUNT; logical = MPI_LOGICAL,
- * MPI_C_BOOL, MPI_CXX_BOOL; floating point includes MPI_LONG_DOUBLE (x87
- * 80-bit) and MPI_REAL16 (gfortran's REAL*16 is IEEE quad: __float128).
+ * the fixed-width INTn_T/UINTn_T; Fortran integer = MPI_INTEGER,
+ * INTEGER1/2/4/8; multi-language = MPI_AINT, MPI_OFFSET, MPI_COUNT; logical =
+ * MPI_LOGICAL, MPI_C_BOOL, MPI_CXX_BOOL; floating point includes
+ * MPI_LONG_DOUBLE (x87 80-bit) and MPI_REAL16 (gfortran's REAL*16 is IEEE
+ * quad: __float128).
+ *
+ * Two extensions, both also in MPICH and Open MPI, because programs use
+ * them: MPI_CHAR (text in the standard) reduces as a C integer, signed 8-bit
+ * as char is on x86-64; the multi-language types, 64-bit integers, take the
+ * logical ops too, so they have every op of a C integer. Nothing else is
+ * widened: MPI_WCHAR and MPI_CHARACTER take no op, Fortran integers and
+ * floating types no logical op (MPICH accepts some of these).
  *
  * Every loop is elementwise over restrict pointers, so the compiler turns it
  * into vector code. Integers add and multiply in unsigned arithmetic (wraps
@@ -167,7 +174,7 @@ typedef dmpi_op_kernel_fn *row_t[NOPS];
      [DMPI_OP_PROD] = prod_##S, [DMPI_OP_LAND] = land_##S, [DMPI_OP_BAND] = band_##S, \
      [DMPI_OP_LOR] = lor_##S, [DMPI_OP_BOR] = bor_##S, [DMPI_OP_LXOR] = lxor_##S, \
      [DMPI_OP_BXOR] = bxor_##S}
-/* Fortran integers and the multi-language types: no logical ops. */
+/* Fortran integers: no logical ops. */
 #define F_INT(S, N)                                                          \
     {[DMPI_OP_MAX] = max_##N, [DMPI_OP_MIN] = min_##N, [DMPI_OP_SUM] = sum_##S,  \
      [DMPI_OP_PROD] = prod_##S, [DMPI_OP_BAND] = band_##S, [DMPI_OP_BOR] = bor_##S, \
@@ -180,6 +187,7 @@ typedef dmpi_op_kernel_fn *row_t[NOPS];
 #define LOC(N) {[DMPI_OP_MINLOC] = minloc_##N, [DMPI_OP_MAXLOC] = maxloc_##N}
 
 static const row_t rows[NROWS] = {
+    [0x01] = C_INT(8, i8),                  /* MPI_CHAR: an extension, see above */
     [0x02] = C_INT(8, u8),                  /* MPI_UNSIGNED_CHAR */
     [0x03] = C_INT(16, i16),                /* MPI_SHORT */
     [0x04] = C_INT(16, u16),                /* MPI_UNSIGNED_SHORT */
@@ -232,9 +240,9 @@ static const row_t rows[NROWS] = {
     [0x40] = COMPLEX(f32),                  /* MPI_C_FLOAT_COMPLEX */
     [0x41] = COMPLEX(f64),                  /* MPI_C_DOUBLE_COMPLEX */
     [0x42] = COMPLEX(f80),                  /* MPI_C_LONG_DOUBLE_COMPLEX */
-    [0x43] = F_INT(64, i64),                /* MPI_AINT */
-    [0x44] = F_INT(64, i64),                /* MPI_OFFSET */
-    [0x45] = F_INT(64, i64),                /* MPI_COUNT */
+    [0x43] = C_INT(64, i64),                /* MPI_AINT */
+    [0x44] = C_INT(64, i64),                /* MPI_OFFSET */
+    [0x45] = C_INT(64, i64),                /* MPI_COUNT */
     [PAIR_ROW + 0] = LOC(float_int),        /* MPI_FLOAT_INT */
     [PAIR_ROW + 1] = LOC(double_int),       /* MPI_DOUBLE_INT */
     [PAIR_ROW + 2] = LOC(long_int),         /* MPI_LONG_INT */
@@ -247,6 +255,7 @@ _Static_assert(PAIR_ROW == DMPI_BUILTIN_TYPES, "pair rows follow the builtin typ
  * Fortran INTEGER/LOGICAL/REAL, 1-byte bools). */
 _Static_assert(sizeof(long) == 8 && sizeof(long long) == 8 && sizeof(short) == 2 && sizeof(int) == 4,
                "LP64 integer sizes");
+_Static_assert((char)-1 < 0, "MPI_CHAR reduces as signed char");
 _Static_assert(sizeof(_Bool) == 1 && sizeof(MPI_Aint) == 8 && sizeof(MPI_Count) == 8 && sizeof(MPI_Offset) == 8,
                "bool and multi-language sizes");
 
