@@ -1,5 +1,6 @@
 /* MPI_Allgather, MPI_Allgatherv and their nonblocking forms. sendbuf may be
  * MPI_IN_PLACE (every rank's block is already in its place in recvbuf). */
+#include "api/coll_alias.h"
 #include "api/coll_move.h"
 #include "coll/coll.h"
 #include "coll/table.h"
@@ -21,20 +22,18 @@ static int allgather(const char *fn, const void *sendbuf, int sendcount, MPI_Dat
     dmpi_comm_t *c = NULL;
     dmpi_dtype_t *sdt = NULL, *rdt = NULL;
     dmpi_request_t *r = NULL;
+    void *copy = NULL;
     int err;
     if ((err = dmpi_check_coll(fn, comm, &c)) || (err = check_send(fn, sendbuf, sendcount, sendtype, &sdt)) ||
         (err = dmpi_check_no_in_place(fn, "recvbuf", recvbuf)) ||
         (err = dmpi_check_block(fn, "recv", recvbuf, recvcount, recvtype, &rdt)) ||
-        (err = dmpi_check_not_aliased(fn, sendbuf, recvbuf, recvcount)) ||
-        (nb && (err = dmpi_check_ptr(fn, request, "the request pointer"))))
+        (nb && (err = dmpi_check_ptr(fn, request, "the request pointer"))) ||
+        (err = dmpi_alias_check(fn, &sendbuf, recvbuf, DMPI_SIDE((size_t)sendcount, sdt),
+                                DMPI_SIDE((size_t)recvcount, rdt), &copy)))
         return dmpi_api_error(c, fn, err);
     err = c->coll->allgather(c, sendbuf, sdt ? (size_t)sendcount : 0, sdt, recvbuf, (size_t)recvcount, rdt,
                               nb ? &r : NULL);
-    if (err != MPI_SUCCESS)
-        return dmpi_api_error(c, fn, err);
-    if (nb)
-        *request = r->handle;
-    return MPI_SUCCESS;
+    return dmpi_coll_finish(c, fn, err, copy, r, nb ? request : NULL);
 }
 
 static int allgatherv(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -44,20 +43,19 @@ static int allgatherv(const char *fn, const void *sendbuf, int sendcount, MPI_Da
     dmpi_comm_t *c = NULL;
     dmpi_dtype_t *sdt = NULL, *rdt = NULL;
     dmpi_request_t *r = NULL;
+    void *copy = NULL;
     int err;
     if ((err = dmpi_check_coll(fn, comm, &c)) || (err = check_send(fn, sendbuf, sendcount, sendtype, &sdt)) ||
         (err = dmpi_check_no_in_place(fn, "recvbuf", recvbuf)) ||
         (err = dmpi_check_vblocks(fn, "recv", recvbuf, c->size, recvcounts, "recvcounts", displs, "displs",
                                   recvtype, &rdt)) ||
-        (nb && (err = dmpi_check_ptr(fn, request, "the request pointer"))))
+        (nb && (err = dmpi_check_ptr(fn, request, "the request pointer"))) ||
+        (err = dmpi_alias_check(fn, &sendbuf, recvbuf, DMPI_SIDE((size_t)sendcount, sdt),
+                                DMPI_VSIDE(c->size, recvcounts, displs, rdt), &copy)))
         return dmpi_api_error(c, fn, err);
     err = c->coll->allgatherv(c, sendbuf, sdt ? (size_t)sendcount : 0, sdt, recvbuf, recvcounts, displs, rdt,
                                nb ? &r : NULL);
-    if (err != MPI_SUCCESS)
-        return dmpi_api_error(c, fn, err);
-    if (nb)
-        *request = r->handle;
-    return MPI_SUCCESS;
+    return dmpi_coll_finish(c, fn, err, copy, r, nb ? request : NULL);
 }
 
 int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,

@@ -2,6 +2,7 @@
  * sendbuf may be MPI_IN_PLACE: the data for rank j is then taken from
  * recvbuf's block j and replaced by what rank j sends (the send counts,
  * displacements and types are ignored). */
+#include "api/coll_alias.h"
 #include "api/coll_move.h"
 #include "coll/coll.h"
 #include "coll/table.h"
@@ -13,32 +14,25 @@ DMPI_ALIAS(Ialltoallv)
 DMPI_ALIAS(Alltoallw)
 DMPI_ALIAS(Ialltoallw)
 
-static int finish(const char *fn, dmpi_comm_t *c, int err, dmpi_request_t *r, MPI_Request *request)
-{
-    if (err != MPI_SUCCESS)
-        return dmpi_api_error(c, fn, err);
-    if (request)
-        *request = r->handle;
-    return MPI_SUCCESS;
-}
-
 static int alltoall(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                     int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request, bool nb)
 {
     dmpi_comm_t *c = NULL;
     dmpi_dtype_t *sdt = NULL, *rdt = NULL;
     dmpi_request_t *r = NULL;
+    void *copy = NULL;
     int err;
     if ((err = dmpi_check_coll(fn, comm, &c)) ||
         (sendbuf != MPI_IN_PLACE && (err = dmpi_check_block(fn, "send", sendbuf, sendcount, sendtype, &sdt))) ||
         (err = dmpi_check_no_in_place(fn, "recvbuf", recvbuf)) ||
         (err = dmpi_check_block(fn, "recv", recvbuf, recvcount, recvtype, &rdt)) ||
-        (err = dmpi_check_not_aliased(fn, sendbuf, recvbuf, recvcount)) ||
-        (nb && (err = dmpi_check_ptr(fn, request, "the request pointer"))))
+        (nb && (err = dmpi_check_ptr(fn, request, "the request pointer"))) ||
+        (err = dmpi_alias_check(fn, &sendbuf, recvbuf, DMPI_SIDE((size_t)sendcount * (size_t)c->size, sdt),
+                                DMPI_SIDE((size_t)recvcount, rdt), &copy)))
         return dmpi_api_error(c, fn, err);
     err = c->coll->alltoall(c, sendbuf, sdt ? (size_t)sendcount : 0, sdt, recvbuf, (size_t)recvcount, rdt,
                              nb ? &r : NULL);
-    return finish(fn, c, err, r, nb ? request : NULL);
+    return dmpi_coll_finish(c, fn, err, copy, r, nb ? request : NULL);
 }
 
 static int alltoallv(const char *fn, const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -48,6 +42,7 @@ static int alltoallv(const char *fn, const void *sendbuf, const int sendcounts[]
     dmpi_comm_t *c = NULL;
     dmpi_dtype_t *sdt = NULL, *rdt = NULL;
     dmpi_request_t *r = NULL;
+    void *copy = NULL;
     int err;
     if ((err = dmpi_check_coll(fn, comm, &c)) ||
         (sendbuf != MPI_IN_PLACE &&
@@ -56,11 +51,13 @@ static int alltoallv(const char *fn, const void *sendbuf, const int sendcounts[]
         (err = dmpi_check_no_in_place(fn, "recvbuf", recvbuf)) ||
         (err = dmpi_check_vblocks(fn, "recv", recvbuf, c->size, recvcounts, "recvcounts", rdispls, "rdispls",
                                   recvtype, &rdt)) ||
-        (nb && (err = dmpi_check_ptr(fn, request, "the request pointer"))))
+        (nb && (err = dmpi_check_ptr(fn, request, "the request pointer"))) ||
+        (err = dmpi_alias_check(fn, &sendbuf, recvbuf, DMPI_VSIDE(c->size, sendcounts, sdispls, sdt),
+                                DMPI_VSIDE(c->size, recvcounts, rdispls, rdt), &copy)))
         return dmpi_api_error(c, fn, err);
     err = c->coll->alltoallv(c, sendbuf, sendcounts, sdispls, sdt, recvbuf, recvcounts, rdispls, rdt,
                               nb ? &r : NULL);
-    return finish(fn, c, err, r, nb ? request : NULL);
+    return dmpi_coll_finish(c, fn, err, copy, r, nb ? request : NULL);
 }
 
 static int alltoallw(const char *fn, const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -69,17 +66,20 @@ static int alltoallw(const char *fn, const void *sendbuf, const int sendcounts[]
 {
     dmpi_comm_t *c = NULL;
     dmpi_request_t *r = NULL;
+    void *copy = NULL;
     int err;
     if ((err = dmpi_check_coll(fn, comm, &c)) ||
         (sendbuf != MPI_IN_PLACE &&
          (err = dmpi_check_wblocks(fn, "send", sendbuf, c->size, sendcounts, sdispls, sendtypes))) ||
         (err = dmpi_check_no_in_place(fn, "recvbuf", recvbuf)) ||
         (err = dmpi_check_wblocks(fn, "recv", recvbuf, c->size, recvcounts, rdispls, recvtypes)) ||
-        (nb && (err = dmpi_check_ptr(fn, request, "the request pointer"))))
+        (nb && (err = dmpi_check_ptr(fn, request, "the request pointer"))) ||
+        (err = dmpi_alias_check(fn, &sendbuf, recvbuf, DMPI_WSIDE(c->size, sendcounts, sdispls, sendtypes),
+                                DMPI_WSIDE(c->size, recvcounts, rdispls, recvtypes), &copy)))
         return dmpi_api_error(c, fn, err);
     err = c->coll->alltoallw(c, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
                               nb ? &r : NULL);
-    return finish(fn, c, err, r, nb ? request : NULL);
+    return dmpi_coll_finish(c, fn, err, copy, r, nb ? request : NULL);
 }
 
 int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,

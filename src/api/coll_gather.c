@@ -1,6 +1,7 @@
 /* MPI_Gather, MPI_Gatherv and their nonblocking forms. The receive
  * arguments count at the root only; the root may pass MPI_IN_PLACE as
  * sendbuf (its block is already in recvbuf). */
+#include "api/coll_alias.h"
 #include "api/coll_move.h"
 #include "coll/coll.h"
 #include "coll/table.h"
@@ -27,20 +28,19 @@ static int gather(const char *fn, const void *sendbuf, int sendcount, MPI_Dataty
     dmpi_comm_t *c = NULL;
     dmpi_dtype_t *sdt = NULL, *rdt = NULL;
     dmpi_request_t *r = NULL;
+    void *copy = NULL;
     int err;
     if ((err = dmpi_check_coll(fn, comm, &c)) || (err = dmpi_check_root(fn, root, c)) ||
         (err = check_send(fn, c, root, sendbuf, sendcount, sendtype, &sdt)) ||
         (c->rank == root && ((err = dmpi_check_no_in_place(fn, "recvbuf", recvbuf)) ||
                              (err = dmpi_check_block(fn, "recv", recvbuf, recvcount, recvtype, &rdt)))) ||
-        (nb && (err = dmpi_check_ptr(fn, request, "the request pointer"))))
+        (nb && (err = dmpi_check_ptr(fn, request, "the request pointer"))) ||
+        (c->rank == root && (err = dmpi_alias_check(fn, &sendbuf, recvbuf, DMPI_SIDE((size_t)sendcount, sdt),
+                                                    DMPI_SIDE((size_t)recvcount, rdt), &copy))))
         return dmpi_api_error(c, fn, err);
     err = c->coll->gather(c, sendbuf, sdt ? (size_t)sendcount : 0, sdt, recvbuf, rdt ? (size_t)recvcount : 0, rdt,
                            root, nb ? &r : NULL);
-    if (err != MPI_SUCCESS)
-        return dmpi_api_error(c, fn, err);
-    if (nb)
-        *request = r->handle;
-    return MPI_SUCCESS;
+    return dmpi_coll_finish(c, fn, err, copy, r, nb ? request : NULL);
 }
 
 static int gatherv(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -50,6 +50,7 @@ static int gatherv(const char *fn, const void *sendbuf, int sendcount, MPI_Datat
     dmpi_comm_t *c = NULL;
     dmpi_dtype_t *sdt = NULL, *rdt = NULL;
     dmpi_request_t *r = NULL;
+    void *copy = NULL;
     int err;
     if ((err = dmpi_check_coll(fn, comm, &c)) || (err = dmpi_check_root(fn, root, c)) ||
         (err = check_send(fn, c, root, sendbuf, sendcount, sendtype, &sdt)) ||
@@ -57,15 +58,13 @@ static int gatherv(const char *fn, const void *sendbuf, int sendcount, MPI_Datat
          ((err = dmpi_check_no_in_place(fn, "recvbuf", recvbuf)) ||
           (err = dmpi_check_vblocks(fn, "recv", recvbuf, c->size, recvcounts, "recvcounts", displs, "displs",
                                     recvtype, &rdt)))) ||
-        (nb && (err = dmpi_check_ptr(fn, request, "the request pointer"))))
+        (nb && (err = dmpi_check_ptr(fn, request, "the request pointer"))) ||
+        (c->rank == root && (err = dmpi_alias_check(fn, &sendbuf, recvbuf, DMPI_SIDE((size_t)sendcount, sdt),
+                                                    DMPI_VSIDE(c->size, recvcounts, displs, rdt), &copy))))
         return dmpi_api_error(c, fn, err);
     err = c->coll->gatherv(c, sendbuf, sdt ? (size_t)sendcount : 0, sdt, recvbuf, recvcounts, displs, rdt, root,
                             nb ? &r : NULL);
-    if (err != MPI_SUCCESS)
-        return dmpi_api_error(c, fn, err);
-    if (nb)
-        *request = r->handle;
-    return MPI_SUCCESS;
+    return dmpi_coll_finish(c, fn, err, copy, r, nb ? request : NULL);
 }
 
 int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,

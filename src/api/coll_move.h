@@ -24,7 +24,5 @@ int dmpi_check_wblocks(const char *fn, const char *side, const void *buf, int n,
                        const int *displs, const MPI_Datatype *types);
 /* MPI_IN_PLACE given where the standard does not allow it (what: "recvbuf"). */
 int dmpi_check_no_in_place(const char *fn, const char *what, const void *buf);
-/* sendbuf and recvbuf the same (nonempty) buffer, where MPI_IN_PLACE is meant. */
-int dmpi_check_not_aliased(const char *fn, const void *sendbuf, const void *recvbuf, int count);
 
 #endif

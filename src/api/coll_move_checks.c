@@ -109,10 +109,3 @@ int dmpi_check_no_in_place(const char *fn, const char *what, const void *buf)
         return MPI_SUCCESS;
     return dmpi_err(MPI_ERR_BUFFER, "%s: %s cannot be MPI_IN_PLACE here", fn, what);
 }
-
-int dmpi_check_not_aliased(const char *fn, const void *sendbuf, const void *recvbuf, int count)
-{
-    if (sendbuf != recvbuf || !sendbuf || count == 0)
-        return MPI_SUCCESS;
-    return dmpi_err(MPI_ERR_BUFFER, "%s: sendbuf and recvbuf are the same buffer (use MPI_IN_PLACE)", fn);
-}

@@ -2,7 +2,7 @@
  * MPI_Reduce_scatter_block, MPI_Scan, MPI_Exscan and their nonblocking
  * forms. Argument checks, then one call into coll/select.c; a blocking
  * call and its nonblocking form share everything but the request. */
-#include "api/api.h"
+#include "api/coll_alias.h"
 #include "coll/coll.h"
 #include "coll/table.h"
 #include "core/op.h"
@@ -51,24 +51,6 @@ static int check_buf(const char *fn, const void *buf, const char *what, size_t c
     return dmpi_err(MPI_ERR_BUFFER, "%s: %s is NULL but count is %zu of %s", fn, what, count, dmpi_dtype_desc(dt));
 }
 
-/* The standard forbids aliased send and receive buffers; MPI_IN_PLACE is
- * the way to reuse one. */
-static int check_alias(const char *fn, const void *sendbuf, const void *recvbuf, size_t count, const dmpi_dtype_t *dt)
-{
-    if (sendbuf != recvbuf || sendbuf == MPI_IN_PLACE || count == 0 || dt->size == 0)
-        return MPI_SUCCESS;
-    return dmpi_err(MPI_ERR_BUFFER, "%s: sendbuf and recvbuf are the same buffer (use MPI_IN_PLACE)", fn);
-}
-
-static int finish(dmpi_comm_t *c, const char *fn, int err, dmpi_request_t *r, MPI_Request *request)
-{
-    if (err)
-        return dmpi_api_error(c, fn, err);
-    if (request)
-        *request = r->handle;
-    return MPI_SUCCESS;
-}
-
 static int reduce(const char *fn, const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                   int root, MPI_Comm comm, MPI_Request *request, bool nonblocking)
 {
@@ -76,6 +58,7 @@ static int reduce(const char *fn, const void *sendbuf, void *recvbuf, int count,
     dmpi_dtype_t *dt;
     dmpi_op_t *o;
     dmpi_request_t *r = NULL;
+    void *copy = NULL;
     int err;
     if ((err = check_common(fn, comm, datatype, op, request, nonblocking, &c, &dt, &o)) ||
         (err = dmpi_check_count(fn, count)))
@@ -87,10 +70,11 @@ static int reduce(const char *fn, const void *sendbuf, void *recvbuf, int count,
     bool at_root = c->rank == root;
     if ((err = check_buf(fn, sendbuf, "sendbuf", (size_t)count, dt, at_root)) ||
         (at_root && ((err = check_buf(fn, recvbuf, "recvbuf", (size_t)count, dt, false)) ||
-                     (err = check_alias(fn, sendbuf, recvbuf, (size_t)count, dt)))))
+                     (err = dmpi_alias_check(fn, &sendbuf, recvbuf, DMPI_SIDE((size_t)count, dt),
+                                             DMPI_SIDE((size_t)count, dt), &copy)))))
         return dmpi_api_error(c, fn, err);
     err = c->coll->reduce(c, sendbuf, recvbuf, (size_t)count, dt, o, root, nonblocking ? &r : NULL);
-    return finish(c, fn, err, r, nonblocking ? request : NULL);
+    return dmpi_coll_finish(c, fn, err, copy, r, nonblocking ? request : NULL);
 }
 
 int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
@@ -117,12 +101,14 @@ static int all_to_all(const char *fn, int kind, const void *sendbuf, void *recvb
     dmpi_dtype_t *dt;
     dmpi_op_t *o;
     dmpi_request_t *r = NULL, **rp = nonblocking ? &r : NULL;
+    void *copy = NULL;
     int err;
     if ((err = check_common(fn, comm, datatype, op, request, nonblocking, &c, &dt, &o)) ||
         (err = dmpi_check_count(fn, count)) ||
         (err = check_buf(fn, sendbuf, "sendbuf", (size_t)count, dt, true)) ||
         (err = check_buf(fn, recvbuf, "recvbuf", (size_t)count, dt, false)) ||
-        (err = check_alias(fn, sendbuf, recvbuf, (size_t)count, dt)))
+        (err = dmpi_alias_check(fn, &sendbuf, recvbuf, DMPI_SIDE((size_t)count, dt), DMPI_SIDE((size_t)count, dt),
+                                &copy)))
         return dmpi_api_error(c, fn, err);
     if (kind == ALLREDUCE)
         err = c->coll->allreduce(c, sendbuf, recvbuf, (size_t)count, dt, o, rp);
@@ -130,7 +116,7 @@ static int all_to_all(const char *fn, int kind, const void *sendbuf, void *recvb
         err = c->coll->scan(c, sendbuf, recvbuf, (size_t)count, dt, o, rp);
     else
         err = c->coll->exscan(c, sendbuf, recvbuf, (size_t)count, dt, o, rp);
-    return finish(c, fn, err, r, nonblocking ? request : NULL);
+    return dmpi_coll_finish(c, fn, err, copy, r, nonblocking ? request : NULL);
 }
 
 int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
@@ -183,6 +169,7 @@ static int reduce_scatter(const char *fn, bool block, const void *sendbuf, void 
     dmpi_dtype_t *dt;
     dmpi_op_t *o;
     dmpi_request_t *r = NULL, **rp = nonblocking ? &r : NULL;
+    void *copy = NULL;
     int err;
     if ((err = check_common(fn, comm, datatype, op, request, nonblocking, &c, &dt, &o)))
         return dmpi_api_error(c, fn, err);
@@ -208,13 +195,13 @@ static int reduce_scatter(const char *fn, bool block, const void *sendbuf, void 
                                               total, INT_MAX));
     if ((err = check_buf(fn, sendbuf, "sendbuf", total, dt, true)) ||
         (err = check_buf(fn, recvbuf, "recvbuf", mine, dt, false)) ||
-        (err = check_alias(fn, sendbuf, recvbuf, total, dt)))
+        (err = dmpi_alias_check(fn, &sendbuf, recvbuf, DMPI_SIDE(total, dt), DMPI_SIDE(mine, dt), &copy)))
         return dmpi_api_error(c, fn, err);
     if (!block)
         err = c->coll->reduce_scatter(c, sendbuf, recvbuf, recvcounts, dt, o, rp);
     else
         err = c->coll->reduce_scatter_block(c, sendbuf, recvbuf, (size_t)recvcount, dt, o, rp);
-    return finish(c, fn, err, r, nonblocking ? request : NULL);
+    return dmpi_coll_finish(c, fn, err, copy, r, nonblocking ? request : NULL);
 }
 
 int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,

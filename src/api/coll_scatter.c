@@ -1,6 +1,7 @@
 /* MPI_Scatter, MPI_Scatterv and their nonblocking forms. The send
  * arguments count at the root only; the root may pass MPI_IN_PLACE as
  * recvbuf (its block stays where it is in sendbuf). */
+#include "api/coll_alias.h"
 #include "api/coll_move.h"
 #include "coll/coll.h"
 #include "coll/table.h"
@@ -27,20 +28,20 @@ static int scatter(const char *fn, const void *sendbuf, int sendcount, MPI_Datat
     dmpi_comm_t *c = NULL;
     dmpi_dtype_t *sdt = NULL, *rdt = NULL;
     dmpi_request_t *r = NULL;
+    void *copy = NULL;
     int err;
     if ((err = dmpi_check_coll(fn, comm, &c)) || (err = dmpi_check_root(fn, root, c)) ||
         (c->rank == root && ((err = dmpi_check_no_in_place(fn, "sendbuf", sendbuf)) ||
                              (err = dmpi_check_block(fn, "send", sendbuf, sendcount, sendtype, &sdt)))) ||
         (err = check_recv(fn, c, root, recvbuf, recvcount, recvtype, &rdt)) ||
-        (nb && (err = dmpi_check_ptr(fn, request, "the request pointer"))))
+        (nb && (err = dmpi_check_ptr(fn, request, "the request pointer"))) ||
+        (c->rank == root &&
+         (err = dmpi_alias_check(fn, &sendbuf, recvbuf, DMPI_SIDE((size_t)sendcount * (size_t)c->size, sdt),
+                                 DMPI_SIDE((size_t)recvcount, rdt), &copy))))
         return dmpi_api_error(c, fn, err);
     err = c->coll->scatter(c, sendbuf, sdt ? (size_t)sendcount : 0, sdt, recvbuf, rdt ? (size_t)recvcount : 0, rdt,
                             root, nb ? &r : NULL);
-    if (err != MPI_SUCCESS)
-        return dmpi_api_error(c, fn, err);
-    if (nb)
-        *request = r->handle;
-    return MPI_SUCCESS;
+    return dmpi_coll_finish(c, fn, err, copy, r, nb ? request : NULL);
 }
 
 static int scatterv(const char *fn, const void *sendbuf, const int sendcounts[], const int displs[],
@@ -50,6 +51,7 @@ static int scatterv(const char *fn, const void *sendbuf, const int sendcounts[],
     dmpi_comm_t *c = NULL;
     dmpi_dtype_t *sdt = NULL, *rdt = NULL;
     dmpi_request_t *r = NULL;
+    void *copy = NULL;
     int err;
     if ((err = dmpi_check_coll(fn, comm, &c)) || (err = dmpi_check_root(fn, root, c)) ||
         (c->rank == root &&
@@ -57,15 +59,13 @@ static int scatterv(const char *fn, const void *sendbuf, const int sendcounts[],
           (err = dmpi_check_vblocks(fn, "send", sendbuf, c->size, sendcounts, "sendcounts", displs, "displs",
                                     sendtype, &sdt)))) ||
         (err = check_recv(fn, c, root, recvbuf, recvcount, recvtype, &rdt)) ||
-        (nb && (err = dmpi_check_ptr(fn, request, "the request pointer"))))
+        (nb && (err = dmpi_check_ptr(fn, request, "the request pointer"))) ||
+        (c->rank == root && (err = dmpi_alias_check(fn, &sendbuf, recvbuf, DMPI_VSIDE(c->size, sendcounts, displs, sdt),
+                                                    DMPI_SIDE((size_t)recvcount, rdt), &copy))))
         return dmpi_api_error(c, fn, err);
     err = c->coll->scatterv(c, sendbuf, sendcounts, displs, sdt, recvbuf, rdt ? (size_t)recvcount : 0, rdt, root,
                              nb ? &r : NULL);
-    if (err != MPI_SUCCESS)
-        return dmpi_api_error(c, fn, err);
-    if (nb)
-        *request = r->handle;
-    return MPI_SUCCESS;
+    return dmpi_coll_finish(c, fn, err, copy, r, nb ? request : NULL);
 }
 
 int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,

@@ -60,9 +60,22 @@ dmpi_request_t *dmpi_req_alloc(int kind)
     return r;
 }
 
+/* A nonblocking collective's copy of an aliased sendbuf (api/coll_alias.c).
+ * Only collective requests are asked: a blocking receive's request on the
+ * stack (p2p/recv.c) leaves the field unset. */
+static inline bool has_coll_copy(const dmpi_request_t *r) { return r->kind == DMPI_REQ_COLL && r->coll_copy; }
+
+static void free_coll_copy(dmpi_request_t *r)
+{
+    free(r->coll_copy);
+    r->coll_copy = NULL;
+}
+
 void dmpi_req_free(dmpi_request_t *r)
 {
     int idx = (int)((unsigned)r->handle & ~REQ_HANDLE_MASK);
+    if (DMPI_UNLIKELY(has_coll_copy(r)))   /* attached after the collective completed */
+        free_coll_copy(r);
     if (r->dt_held)
         dmpi_dtype_release(r->dt);
     if (r->comm_held)
@@ -118,6 +131,8 @@ void dmpi_req_complete(dmpi_request_t *r)
 {
     if (DMPI_UNLIKELY(r->tmp || r->bsend_region))
         finish_buffers(r);
+    if (DMPI_UNLIKELY(has_coll_copy(r)))     /* the collective has read its last byte of it */
+        free_coll_copy(r);
     r->done = 1;
     if (DMPI_UNLIKELY(r->free_on_done) && !r->persistent)
         dmpi_req_free(r);

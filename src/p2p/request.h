@@ -75,6 +75,8 @@ typedef struct dmpi_request {
     /* composite: sub-requests */
     struct dmpi_request *sub[2];
     void *replace_buf;           /* isendrecv_replace: where to unpack at the end */
+    void *coll_copy;             /* DMPI_REQ_COLL only: the copy of an aliased sendbuf the collective
+                                  * reads (api/coll_alias.c); freed at completion, or with the request */
     struct dmpi_greq *greq;      /* generalized request: the program's callbacks */
 
     /* Not cleared by dmpi_req_alloc: whoever reads them sets them first. */

@@ -163,8 +163,12 @@ static void test_errors(void)
     mtest_check_class(MPI_Reduce(a, b, 1, MPI_INT, MPI_OP_NULL, 0, comm), MPI_ERR_OP, "MPI_OP_NULL");
     mtest_check_class(MPI_Reduce(a, b, 1, MPI_DOUBLE, MPI_BAND, 0, comm), MPI_ERR_OP, "BAND on MPI_DOUBLE");
     mtest_check_class(MPI_Ireduce(a, b, 1, MPI_INT, MPI_SUM, 0, comm, NULL), MPI_ERR_ARG, "NULL request");
+    /* dmpi's root takes part in the Reduce before it reports the aliased
+     * buffers, so every rank calls it (MPICH 4.0's root returns at once) */
     if (rank == 0)
         mtest_check_class(MPI_Reduce(a, a, 1, MPI_INT, MPI_SUM, 0, comm), MPI_ERR_BUFFER, "sendbuf == recvbuf");
+    else if (!MTEST_MPICH_DEVIATION)
+        MTEST_RC(MPI_Reduce(a, b, 1, MPI_INT, MPI_SUM, 0, comm));
     /* MPICH 4.0 crashes on a negative count and on MPI_IN_PLACE away from the root */
     if (!MTEST_MPICH_DEVIATION) {
         mtest_check_class(MPI_Reduce(a, b, -1, MPI_INT, MPI_SUM, 0, comm), MPI_ERR_COUNT, "count -1");
