@@ -71,6 +71,9 @@ static void init_pair(int i)
 }
 
 /* Largest alignment a predefined type of this size needs on x86_64. */
+_Static_assert(_Alignof(float _Complex) == 4 && _Alignof(double _Complex) == 8 &&
+                   _Alignof(long double _Complex) == 16 && _Alignof(long double) == 16 && _Alignof(_Bool) == 1,
+               "C alignments the predefined types assume");
 static size_t builtin_align(size_t size)
 {
     size_t a = 1;
@@ -95,6 +98,16 @@ void dmpi_dtype_init(void)
                                      .runs = &builtin_runs[i], .basic = (MPI_Datatype)h,
                                      .nbasic = size ? 1 : 0, .align = builtin_align(size), .refcount = 1};
         snprintf(builtins[i].name, sizeof builtins[i].name, "%s", dmpi_builtin_types[i].name);
+    }
+    /* A complex number is aligned as its parts are (C's float _Complex to 4
+     * bytes, not 8), so a struct's padding matches the C compiler's. */
+    static const MPI_Datatype complexes[] = {
+        MPI_C_FLOAT_COMPLEX, MPI_C_DOUBLE_COMPLEX, MPI_C_LONG_DOUBLE_COMPLEX, MPI_CXX_FLOAT_COMPLEX,
+        MPI_CXX_DOUBLE_COMPLEX, MPI_CXX_LONG_DOUBLE_COMPLEX, MPI_COMPLEX, MPI_DOUBLE_COMPLEX,
+        MPI_COMPLEX8, MPI_COMPLEX16, MPI_COMPLEX32};
+    for (size_t i = 0; i < sizeof complexes / sizeof complexes[0]; i++) {
+        dmpi_dtype_t *t = &builtins[(unsigned)complexes[i] & 0xff];
+        t->align = builtin_align(t->size / 2);
     }
     /* Composite predefined types count their parts (MPI_Get_elements). */
     static const MPI_Datatype twos[] = {MPI_2INT, MPI_2INTEGER, MPI_2REAL, MPI_2DOUBLE_PRECISION};
