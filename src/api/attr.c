@@ -14,6 +14,11 @@ static int check_keyval(const char *fn, int keyval, bool predefined_ok)
     return dmpi_keyval_check(fn, keyval, DMPI_ATTR_COMM, predefined_ok);
 }
 
+static int check_held_keyval(const char *fn, int keyval, bool predefined_ok)
+{
+    return dmpi_keyval_check_held(fn, keyval, DMPI_ATTR_COMM, predefined_ok);
+}
+
 int dmpi_api_comm_create_keyval(const char *fn, MPI_Comm_copy_attr_function *comm_copy_attr_fn,
                                 MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval,
                                 void *extra_state)
@@ -71,7 +76,7 @@ int dmpi_api_comm_get_attr(const char *fn, MPI_Comm comm, int comm_keyval, void 
     dmpi_comm_t *c = NULL;
     int err;
     if ((err = dmpi_check_init(fn)) || (err = dmpi_check_comm(fn, comm, &c)) ||
-        (err = check_keyval(fn, comm_keyval, true)) || (err = dmpi_check_ptr(fn, attribute_val, "attribute_val")) ||
+        (err = check_held_keyval(fn, comm_keyval, true)) || (err = dmpi_check_ptr(fn, attribute_val, "attribute_val")) ||
         (err = dmpi_check_ptr(fn, flag, "flag")) || (err = dmpi_attr_get(c, comm_keyval, attribute_val, flag)))
         return dmpi_api_error(c, fn, err);
     return MPI_SUCCESS;
@@ -88,7 +93,7 @@ int dmpi_api_comm_delete_attr(const char *fn, MPI_Comm comm, int comm_keyval)
     dmpi_comm_t *c = NULL;
     int err;
     if ((err = dmpi_check_init(fn)) || (err = dmpi_check_comm(fn, comm, &c)) ||
-        (err = check_keyval(fn, comm_keyval, false)) || (err = dmpi_attr_delete(c, comm_keyval)))
+        (err = check_held_keyval(fn, comm_keyval, false)) || (err = dmpi_attr_delete(c, comm_keyval)))
         return dmpi_api_error(c, fn, err);
     return MPI_SUCCESS;
 }

@@ -25,8 +25,11 @@ static int check_comm_out(const char *fn, MPI_Comm comm, MPI_Comm *out, dmpi_com
 
 static int result(const char *fn, dmpi_comm_t *parent, int err, dmpi_comm_t *made, MPI_Comm *out)
 {
-    if (err != MPI_SUCCESS)
+    if (err != MPI_SUCCESS) {
+        if (out)
+            *out = MPI_COMM_NULL;     /* e.g. a copy callback failed: nothing was made */
         return dmpi_api_error(parent, fn, err);
+    }
     *out = made ? made->handle : MPI_COMM_NULL;
     return MPI_SUCCESS;
 }

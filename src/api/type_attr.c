@@ -54,7 +54,7 @@ int PMPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_v
     dmpi_dtype_t *dt;
     int err;
     if ((err = dmpi_check_init(fn)) || (err = dmpi_type_check(fn, datatype, "datatype", &dt)) ||
-        (err = dmpi_keyval_check(fn, type_keyval, DMPI_ATTR_TYPE, false)) ||
+        (err = dmpi_keyval_check_held(fn, type_keyval, DMPI_ATTR_TYPE, false)) ||
         (err = dmpi_check_ptr(fn, attribute_val, "attribute_val")) || (err = dmpi_check_ptr(fn, flag, "flag")) ||
         (err = dmpi_attr_get(dt, type_keyval, attribute_val, flag)))
         return dmpi_api_error(NULL, fn, err);
@@ -68,7 +68,7 @@ int PMPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval)
     dmpi_dtype_t *dt;
     int err;
     if ((err = dmpi_check_init(fn)) || (err = dmpi_type_check(fn, datatype, "datatype", &dt)) ||
-        (err = dmpi_keyval_check(fn, type_keyval, DMPI_ATTR_TYPE, false)) ||
+        (err = dmpi_keyval_check_held(fn, type_keyval, DMPI_ATTR_TYPE, false)) ||
         (err = dmpi_attr_delete(dt, type_keyval)))
         return dmpi_api_error(NULL, fn, err);
     return MPI_SUCCESS;

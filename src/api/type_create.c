@@ -269,8 +269,11 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
     const char *fn = "MPI_Type_dup";
     dmpi_dtype_t *old = NULL, *dup;
     int err;
-    if ((err = check_common(fn, 1, oldtype, newtype, &old)) || (err = dmpi_dtype_dup(old, &dup)))
+    if ((err = check_common(fn, 1, oldtype, newtype, &old)) || (err = dmpi_dtype_dup(old, &dup))) {
+        if (newtype)
+            *newtype = MPI_DATATYPE_NULL;   /* e.g. a copy callback failed: nothing was made */
         return dmpi_api_error(NULL, fn, err);
+    }
     *newtype = dup->handle;
     return MPI_SUCCESS;
 }

@@ -47,6 +47,14 @@ int dmpi_keyval_check(const char *fn, int keyval, dmpi_attr_kind_t kind, bool pr
                     keyval == MPI_KEYVAL_INVALID ? " (MPI_KEYVAL_INVALID)" : k ? " (already freed)" : "");
 }
 
+int dmpi_keyval_check_held(const char *fn, int keyval, dmpi_attr_kind_t kind, bool predefined_ok)
+{
+    keyval_t *k = keyval_get(keyval);
+    if (k && k->freed && k->kind == kind)
+        return MPI_SUCCESS;
+    return dmpi_keyval_check(fn, keyval, kind, predefined_ok);
+}
+
 int dmpi_keyval_create(dmpi_attr_kind_t kind, dmpi_attr_copy_fn *copy, dmpi_attr_delete_fn *del, void *extra,
                        int *keyval)
 {
@@ -180,10 +188,16 @@ int dmpi_attr_copy_all_on(dmpi_attr_owner_t old, dmpi_attr_owner_t new_obj)
     return MPI_SUCCESS;
 }
 
+/* Newest first: MPI_Finalize must run MPI_COMM_SELF's delete callbacks in
+ * the reverse order of their setting, and every other object goes the same
+ * way. */
 int dmpi_attr_delete_all_on(dmpi_attr_owner_t o)
 {
     while (*o.list) {
-        int err = dmpi_attr_delete_on(o, (*o.list)->keyval);
+        dmpi_attr_t *last = *o.list;
+        while (last->next)
+            last = last->next;
+        int err = dmpi_attr_delete_on(o, last->keyval);
         if (err != MPI_SUCCESS)
             return err;
     }

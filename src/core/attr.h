@@ -51,6 +51,9 @@ int dmpi_keyval_free(int *keyval);
  * predefined_ok, a predefined one of that kind); otherwise MPI_ERR_KEYVAL
  * with a message naming fn. */
 int dmpi_keyval_check(const char *fn, int keyval, dmpi_attr_kind_t kind, bool predefined_ok);
+/* The same for getting and deleting an attribute: a keyval the program
+ * freed still names the attributes that use it, until the last one goes. */
+int dmpi_keyval_check_held(const char *fn, int keyval, dmpi_attr_kind_t kind, bool predefined_ok);
 bool dmpi_keyval_predefined(int keyval);
 void dmpi_keyval_finalize(void);
 

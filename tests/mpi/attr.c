@@ -5,7 +5,9 @@
  * with copy callbacks run by Comm_dup (nested dups three deep, a callback
  * that declines to copy, MPI_COMM_DUP_FN, MPI_COMM_NULL_COPY_FN) and delete
  * callbacks run by Comm_delete_attr, by replacing a value, by Comm_free and
- * for MPI_COMM_SELF by MPI_Finalize; freed keyvals; error classes.
+ * for MPI_COMM_SELF by MPI_Finalize (newest first); freed keyvals (still
+ * naming the attributes that use them); a failing copy callback (the dup
+ * fails, newcomm is MPI_COMM_NULL); error classes.
  */
 #include "mtest.h"
 
@@ -41,12 +43,24 @@ static int count_delete(MPI_Comm comm, int kv, void *val, void *extra)
     return MPI_SUCCESS;
 }
 
+/* MPI_Finalize deletes MPI_COMM_SELF's attributes newest first: the values
+ * they had, in the order their callbacks ran. */
+static intptr_t self_order[3];
+
 static int self_delete(MPI_Comm comm, int kv, void *val, void *extra)
 {
     (void)kv, (void)extra;
-    if (comm == MPI_COMM_SELF && (intptr_t)val == 4242)
-        self_deletes++;
+    if (comm == MPI_COMM_SELF && self_deletes < 3)
+        self_order[self_deletes] = (intptr_t)val;
+    self_deletes++;
     return MPI_SUCCESS;
+}
+
+static int copy_fails(MPI_Comm old, int kv, void *extra, void *in, void *out, int *flag)
+{
+    (void)old, (void)kv, (void)extra, (void)in, (void)out;
+    *flag = 0;
+    return MPI_ERR_OTHER;
 }
 
 static void test_predefined(void)
@@ -72,6 +86,55 @@ static void test_predefined(void)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     MTEST_RC(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_UNIVERSE_SIZE, &v, &flag));
     MTEST_CHECK(!flag || *v >= size, "MPI_UNIVERSE_SIZE = %d with %d ranks", flag ? *v : -1, size);
+}
+
+/* A keyval the program freed still names the attributes that use it: get
+ * and delete work (and run the callback) until the last one is gone; then
+ * the keyval is invalid. */
+static void test_freed_keyval(void)
+{
+    int kv, saved;
+    void *v;
+    int flag;
+    MPI_Comm d;
+    MTEST_RC(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, count_delete, &kv, NULL));
+    saved = kv;
+    MTEST_RC(MPI_Comm_dup(MPI_COMM_WORLD, &d));
+    MPI_Comm_set_errhandler(d, MPI_ERRORS_RETURN);
+    MTEST_RC(MPI_Comm_set_attr(d, kv, (void *)(intptr_t)77));
+    MTEST_RC(MPI_Comm_free_keyval(&kv));
+    MTEST_RC(MPI_Comm_get_attr(d, saved, &v, &flag));
+    MTEST_CHECK(flag && (intptr_t)v == 77, "get_attr with a freed keyval in use: flag %d", flag);
+    deletes = 0;
+    MTEST_RC(MPI_Comm_delete_attr(d, saved));
+    MTEST_CHECK(deletes == 1, "delete_attr with a freed keyval in use ran %d delete callbacks", deletes);
+    mtest_check_class_at(__FILE__, __LINE__, MPI_Comm_get_attr(d, saved, &v, &flag), MPI_ERR_KEYVAL,
+                         "get_attr with a freed keyval whose last attribute is gone");
+    mtest_check_class_at(__FILE__, __LINE__, MPI_Comm_set_attr(d, saved, NULL), MPI_ERR_KEYVAL,
+                         "set_attr with a freed keyval");
+    MTEST_RC(MPI_Comm_free(&d));
+}
+
+/* A copy callback that fails makes the dup fail with its error, and the
+ * new handle MPI_COMM_NULL (nothing is made). */
+static void test_copy_error(void)
+{
+    int kv;
+    MPI_Comm d = MPI_COMM_SELF;
+    MPI_Info info;
+    MTEST_RC(MPI_Comm_create_keyval(copy_fails, MPI_COMM_NULL_DELETE_FN, &kv, NULL));
+    MTEST_RC(MPI_Comm_set_attr(MPI_COMM_WORLD, kv, (void *)(intptr_t)5));
+    mtest_check_class_at(__FILE__, __LINE__, MPI_Comm_dup(MPI_COMM_WORLD, &d), MPI_ERR_OTHER,
+                         "Comm_dup whose copy callback fails");
+    MTEST_CHECK(d == MPI_COMM_NULL, "a failed Comm_dup left newcomm 0x%x, not MPI_COMM_NULL", (unsigned)d);
+    d = MPI_COMM_SELF;
+    MPI_Info_create(&info);
+    mtest_check_class_at(__FILE__, __LINE__, MPI_Comm_dup_with_info(MPI_COMM_WORLD, info, &d), MPI_ERR_OTHER,
+                         "Comm_dup_with_info whose copy callback fails");
+    MTEST_CHECK(d == MPI_COMM_NULL, "a failed Comm_dup_with_info left newcomm 0x%x", (unsigned)d);
+    MPI_Info_free(&info);
+    MTEST_RC(MPI_Comm_delete_attr(MPI_COMM_WORLD, kv));
+    MTEST_RC(MPI_Comm_free_keyval(&kv));
 }
 
 static void test_user(void)
@@ -128,6 +191,8 @@ static void test_user(void)
     MPI_Comm_free(&b);
 
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    test_freed_keyval();
+    test_copy_error();
     mtest_check_class_at(__FILE__, __LINE__, MPI_Comm_set_attr(MPI_COMM_WORLD, MPI_KEYVAL_INVALID, NULL),
                          MPI_ERR_KEYVAL, "set_attr with MPI_KEYVAL_INVALID");
     mtest_check_class_at(__FILE__, __LINE__, MPI_Comm_set_attr(MPI_COMM_WORLD, MPI_TAG_UB, NULL), MPI_ERR_KEYVAL,
@@ -147,12 +212,21 @@ int main(int argc, char **argv)
     test_user();
     /* delete callbacks of MPI_COMM_SELF run inside MPI_Finalize: checked
      * by the exit status below, after mtest_finalize printed its report */
-    int kv;
-    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, self_delete, &kv, NULL);
-    MPI_Comm_set_attr(MPI_COMM_SELF, kv, (void *)(intptr_t)4242);
+    int kv[3];
+    for (int i = 0; i < 3; i++)
+        MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, self_delete, &kv[i], NULL);
+    MPI_Comm_set_attr(MPI_COMM_SELF, kv[1], (void *)(intptr_t)4242);   /* set in the order 2, 1, 3 */
+    MPI_Comm_set_attr(MPI_COMM_SELF, kv[0], (void *)(intptr_t)4241);
+    MPI_Comm_set_attr(MPI_COMM_SELF, kv[2], (void *)(intptr_t)4243);
     int rc = mtest_finalize();
-    if (self_deletes != 1) {
-        fprintf(stderr, "MPI_Finalize ran the MPI_COMM_SELF delete callback %d times, want 1\n", self_deletes);
+    if (self_deletes != 3) {
+        fprintf(stderr, "MPI_Finalize ran the MPI_COMM_SELF delete callbacks %d times, want 3\n", self_deletes);
+        return 1;
+    }
+    if (self_order[0] != 4243 || self_order[1] != 4241 || self_order[2] != 4242) {
+        fprintf(stderr, "MPI_Finalize deleted MPI_COMM_SELF's attributes in the order %ld %ld %ld, want "
+                        "4243 4241 4242 (the reverse of their setting)\n",
+                (long)self_order[0], (long)self_order[1], (long)self_order[2]);
         return 1;
     }
     return rc;

@@ -156,6 +156,7 @@ static void test_failing_callbacks(void)
     MTEST_RC(MPI_Type_set_attr(a, kv, (void *)(intptr_t)5));
     fail_copy = 1;
     MTEST_CHECK(MPI_Type_dup(a, &b) != MPI_SUCCESS, "Type_dup succeeded though the copy callback failed");
+    MTEST_CHECK(b == MPI_DATATYPE_NULL, "a failed Type_dup left newtype 0x%x, not MPI_DATATYPE_NULL", (unsigned)b);
     fail_copy = 0;
     fail_delete = 1;
     MTEST_CHECK(MPI_Type_delete_attr(a, kv) != MPI_SUCCESS, "Type_delete_attr succeeded, the callback failed");
@@ -225,6 +226,23 @@ static void test_predefined(void)
     MTEST_RC(MPI_Type_get_attr(MPI_DOUBLE, kv, &v, &flag));
     MTEST_CHECK(!flag, "a deleted attribute of MPI_DOUBLE is still found");
     MPI_Type_free_keyval(&kv);
+
+    /* a freed keyval still names its attributes: get and delete work until
+     * the last one is gone */
+    MPI_Datatype t;
+    int saved;
+    MTEST_RC(MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, count_delete, &kv, NULL));
+    saved = kv;
+    MPI_Type_contiguous(3, MPI_INT, &t);
+    MTEST_RC(MPI_Type_set_attr(t, kv, (void *)(intptr_t)9));
+    MTEST_RC(MPI_Type_free_keyval(&kv));
+    MTEST_RC(MPI_Type_get_attr(t, saved, &v, &flag));
+    MTEST_CHECK(flag && (intptr_t)v == 9, "get_attr with a freed keyval in use: flag %d", flag);
+    deletes = 0;
+    MTEST_RC(MPI_Type_delete_attr(t, saved));
+    MTEST_CHECK(deletes == 1, "delete_attr with a freed keyval in use ran %d delete callbacks", deletes);
+    CLASS(MPI_Type_get_attr(t, saved, &v, &flag), MPI_ERR_KEYVAL, "get_attr after the last attribute went");
+    MPI_Type_free(&t);
 }
 
 static void test_kinds(void)
@@ -261,10 +279,9 @@ static void test_kinds(void)
     CLASS(MPI_Type_set_attr(MPI_DATATYPE_NULL, tkv[0], NULL), MPI_ERR_TYPE, "Type_set_attr on MPI_DATATYPE_NULL");
     int gone = tkv[0];
     MPI_Type_free_keyval(&tkv[0]);    /* t still has an attribute with it */
-    /* a freed keyval is no longer the user's; MPICH still takes it while
-     * attributes use it */
-    if (!MTEST_MPICH_DEVIATION)
-        CLASS(MPI_Type_get_attr(t, gone, &v, &flag), MPI_ERR_KEYVAL, "Type_get_attr with a freed keyval");
+    /* a freed keyval still names the attributes that use it */
+    MTEST_RC(MPI_Type_get_attr(t, gone, &v, &flag));
+    MTEST_CHECK(flag, "Type_get_attr with a freed keyval in use found nothing");
     CLASS(MPI_Type_free_keyval(&tkv[0]), MPI_ERR_KEYVAL, "Type_free_keyval of MPI_KEYVAL_INVALID");
     MPI_Type_free(&t);
     for (int i = 0; i < 4; i++) {
