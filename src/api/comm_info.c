@@ -5,6 +5,7 @@
 #include "p2p/request.h"
 #include "core/info.h"
 #include <string.h>
+#include <strings.h>
 
 DMPI_ALIAS(Comm_split_type)
 DMPI_ALIAS(Comm_dup_with_info)
@@ -72,14 +73,39 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
     return MPI_SUCCESS;
 }
 
-/* Replaces c's hints by a copy of i (or none). */
-static int set_hints(const char *fn, dmpi_comm_t *c, const dmpi_info_t *i)
+/* The communicator hints dmpi recognises, all booleans that default to
+ * false (MPI-4.1 section 7.4.4). Only these are kept and returned by
+ * MPI_Comm_get_info: hints an implementation ignores must not come back. */
+static const char *const comm_hints[] = {"mpi_assert_no_any_tag", "mpi_assert_no_any_source",
+                                         "mpi_assert_exact_length", "mpi_assert_allow_overtaking"};
+#define NHINTS (sizeof comm_hints / sizeof comm_hints[0])
+
+/* "true" or "false" (any case, as the info chapter compares booleans), or
+ * NULL for a value that is neither: such a hint is ignored. */
+static const char *boolean_value(const char *v)
 {
-    dmpi_info_t *copy = dmpi_info_copy(i);
-    if (i && !copy)
+    return !strcasecmp(v, "true") ? "true" : !strcasecmp(v, "false") ? "false" : NULL;
+}
+
+/* Sets the recognised hints of i on c (replace: the others go back to
+ * their defaults first, as for Comm_dup_with_info); i may be NULL. */
+static int set_hints(const char *fn, dmpi_comm_t *c, const dmpi_info_t *i, bool replace)
+{
+    dmpi_info_t *kept = replace ? NULL : dmpi_info_copy(c->hints);
+    if (!replace && c->hints && !kept)
         return dmpi_err(MPI_ERR_NO_MEM, "%s: out of memory for the info hints", fn);
+    for (size_t k = 0; i && k < NHINTS; k++) {
+        const char *v = dmpi_info_lookup(i, comm_hints[k]);
+        if (!v || !(v = boolean_value(v)))
+            continue;
+        if ((!kept && !(kept = dmpi_info_private())) ||
+            dmpi_info_set(kept, comm_hints[k], v) != MPI_SUCCESS) {
+            dmpi_info_drop(kept);
+            return dmpi_err(MPI_ERR_NO_MEM, "%s: out of memory for the info hints", fn);
+        }
+    }
     dmpi_info_drop(c->hints);
-    c->hints = copy;
+    c->hints = kept;
     return MPI_SUCCESS;
 }
 
@@ -92,10 +118,11 @@ int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
     int err;
     if ((err = dmpi_check_init(fn)) || (err = dmpi_check_comm(fn, comm, &c)) ||
         (err = dmpi_check_ptr(fn, newcomm, "newcomm")) || (err = check_info_arg(fn, info, &i)) ||
-        (err = dmpi_comm_dup(c, &n)))
-        return dmpi_api_error(c, fn, err);
-    if ((err = set_hints(fn, n, i)) != MPI_SUCCESS) {   /* the given hints, not comm's */
-        dmpi_comm_free(n);
+        (err = dmpi_comm_dup(c, &n)) || (err = set_hints(fn, n, i, true))) {   /* the given hints, not comm's */
+        if (n)
+            dmpi_comm_free(n);
+        if (newcomm)
+            *newcomm = MPI_COMM_NULL;     /* e.g. a copy callback failed: nothing was made */
         return dmpi_api_error(c, fn, err);
     }
     *newcomm = n->handle;
@@ -116,7 +143,7 @@ static int idup(const char *fn, MPI_Comm comm, bool info_given, MPI_Info info, M
         (err = dmpi_check_ptr(fn, newcomm, "newcomm")) || (err = dmpi_check_ptr(fn, request, "request")) ||
         (info_given && (err = check_info_arg(fn, info, &i))) || (err = dmpi_comm_idup(c, &n, &r)))
         return dmpi_api_error(c, fn, err);
-    if (info_given && (err = set_hints(fn, n, i)) != MPI_SUCCESS)
+    if (info_given && (err = set_hints(fn, n, i, true)) != MPI_SUCCESS)
         return dmpi_api_error(c, fn, err);      /* the request still completes the communicator */
     *newcomm = n->handle;
     *request = r->handle;
@@ -147,7 +174,7 @@ int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
         return dmpi_api_error(c, fn, err);
     if (!i)
         return dmpi_api_error(c, fn, dmpi_err(MPI_ERR_INFO, "%s: the info is MPI_INFO_NULL", fn));
-    if ((err = set_hints(fn, c, i)))
+    if ((err = set_hints(fn, c, i, false)))
         return dmpi_api_error(c, fn, err);
     return MPI_SUCCESS;
 }
@@ -161,10 +188,19 @@ int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
     if ((err = dmpi_check_init(fn)) || (err = dmpi_check_comm(fn, comm, &c)) ||
         (err = dmpi_check_ptr(fn, info_used, "info_used")))
         return dmpi_api_error(c, fn, err);
-    /* A new object for the caller to free: the hints kept, or none. */
-    if (c->hints)
-        err = dmpi_info_dup(c->hints, info_used);
-    else
-        err = dmpi_info_create(info_used);
-    return err == MPI_SUCCESS ? err : dmpi_api_error(c, fn, err);
+    /* A new object for the caller to free: every recognised hint, with its
+     * value on c or its default */
+    if ((err = dmpi_info_create(info_used)) != MPI_SUCCESS)
+        return dmpi_api_error(c, fn, err);
+    dmpi_info_t *out = dmpi_info_get(*info_used);
+    for (size_t k = 0; k < NHINTS && err == MPI_SUCCESS; k++) {
+        const char *v = c->hints ? dmpi_info_lookup(c->hints, comm_hints[k]) : NULL;
+        err = dmpi_info_set(out, comm_hints[k], v ? v : "false");
+    }
+    if (err != MPI_SUCCESS) {
+        dmpi_info_free(out);
+        *info_used = MPI_INFO_NULL;
+        return dmpi_api_error(c, fn, err);
+    }
+    return MPI_SUCCESS;
 }

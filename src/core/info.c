@@ -110,14 +110,21 @@ void dmpi_info_free(dmpi_info_t *info)
     free(info);
 }
 
+dmpi_info_t *dmpi_info_private(void)
+{
+    dmpi_info_t *c = calloc(1, sizeof *c);
+    if (c)
+        c->handle = MPI_INFO_NULL;
+    return c;
+}
+
 dmpi_info_t *dmpi_info_copy(const dmpi_info_t *info)
 {
     if (!info)
         return NULL;
-    dmpi_info_t *c = calloc(1, sizeof *c);
+    dmpi_info_t *c = dmpi_info_private();
     if (!c)
         return NULL;
-    c->handle = MPI_INFO_NULL;
     for (dmpi_info_entry_t *e = info->head; e; e = e->next)
         if (dmpi_info_set(c, e->key, e->value) != MPI_SUCCESS) {
             dmpi_info_drop(c);

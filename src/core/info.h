@@ -23,6 +23,7 @@ int dmpi_info_delete(dmpi_info_t *info, const char *key);  /* MPI_ERR_INFO_NOKEY
 const char *dmpi_info_nthkey(const dmpi_info_t *info, int n);
 int dmpi_info_dup(const dmpi_info_t *info, MPI_Info *out);
 void dmpi_info_free(dmpi_info_t *info);
+dmpi_info_t *dmpi_info_private(void);             /* empty, without a handle; NULL if out of memory */
 /* A private copy with no handle (NULL for NULL): what communicators keep. */
 dmpi_info_t *dmpi_info_copy(const dmpi_info_t *info);
 void dmpi_info_drop(dmpi_info_t *copy);
