@@ -1,8 +1,10 @@
 /* Reduction ops (core/op.c, core/op_kernels.c), in process:
  *   - every predefined op on every predefined type: allowed exactly where
- *     MPI-4 section 6.9.2 allows it (the table below is written from the
- *     standard, not from the library), and then equal to a scalar reference
- *     loop, for counts 0, 1, 3, 17 and 1000 (vector tails) at two alignments;
+ *     MPI-4 section 6.9.2 allows it and in dmpi's two extensions, MPI_CHAR
+ *     as a C integer and logical ops on the multi-language types (the table
+ *     below is written from these, not from the library), then equal to a
+ *     scalar reference loop, for counts 0, 1, 3, 17 and 1000 (vector tails)
+ *     at two alignments;
  *     integer values cover the full range (wrapping sums and products), with
  *     many zeros for the logical ops; MINLOC/MAXLOC pairs with many ties;
  *   - every disallowed pair gives MPI_ERR_OP naming op and type and leaves
@@ -33,8 +35,9 @@ typedef struct tt {
 
 #define T(h, g, r, e) {h, #h, g, r, e}
 static const tt_t types[] = {
-    T(MPI_CHAR, G_NONE, R_UINT, 1), T(MPI_WCHAR, G_NONE, R_UINT, 4), T(MPI_PACKED, G_NONE, R_UINT, 1),
+    T(MPI_WCHAR, G_NONE, R_UINT, 4), T(MPI_PACKED, G_NONE, R_UINT, 1),
     T(MPI_CHARACTER, G_NONE, R_UINT, 1), T(MPI_LB, G_NONE, R_UINT, 0), T(MPI_UB, G_NONE, R_UINT, 0),
+    T(MPI_CHAR, G_CINT, R_SINT, 1),   /* an extension: text in the standard */
     T(MPI_SIGNED_CHAR, G_CINT, R_SINT, 1), T(MPI_UNSIGNED_CHAR, G_CINT, R_UINT, 1),
     T(MPI_SHORT, G_CINT, R_SINT, 2), T(MPI_UNSIGNED_SHORT, G_CINT, R_UINT, 2), T(MPI_INT, G_CINT, R_SINT, 4),
     T(MPI_UNSIGNED, G_CINT, R_UINT, 4), T(MPI_LONG, G_CINT, R_SINT, 8), T(MPI_UNSIGNED_LONG, G_CINT, R_UINT, 8),
@@ -82,7 +85,7 @@ static bool allowed(int kind, int g)
     case DMPI_OP_SUM: case DMPI_OP_PROD:
         return g == G_CINT || g == G_FINT || g == G_MULTI || g == G_FLOAT || g == G_COMPLEX;
     case DMPI_OP_LAND: case DMPI_OP_LOR: case DMPI_OP_LXOR:
-        return g == G_CINT || g == G_LOGICAL;
+        return g == G_CINT || g == G_LOGICAL || g == G_MULTI;   /* multi-language: an extension */
     case DMPI_OP_BAND: case DMPI_OP_BOR: case DMPI_OP_BXOR:
         return g == G_CINT || g == G_FINT || g == G_MULTI || g == G_BYTE;
     case DMPI_OP_MINLOC: case DMPI_OP_MAXLOC:
