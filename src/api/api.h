@@ -41,8 +41,24 @@ static inline int dmpi_check_statuses(const char *fn, int count, const MPI_Statu
  * create_group) or an intercommunicator respectively. */
 int dmpi_check_intra(const char *fn, const dmpi_comm_t *c);
 int dmpi_check_inter(const char *fn, const dmpi_comm_t *c);
-/* MPI_ERR_COMM on an intercommunicator: its collectives do not exist yet. */
-int dmpi_check_coll_comm(const char *fn, const dmpi_comm_t *c);
+/* MPI_ERR_COMM on an intercommunicator: MPI defines no scans there. */
+int dmpi_check_scan_comm(const char *fn, const dmpi_comm_t *c);
+/* MPI_ERR_BUFFER if either buffer is MPI_IN_PLACE on an intercommunicator,
+ * where no collective takes it (the standard's two-group forms). */
+int dmpi_check_inter_in_place(const char *fn, const dmpi_comm_t *c, const void *sendbuf, const void *recvbuf);
+/* The root argument of a rooted collective: a rank of an intracommunicator;
+ * on an intercommunicator MPI_ROOT, MPI_PROC_NULL or a remote rank. */
+int dmpi_check_root(const char *fn, int root, const dmpi_comm_t *c);
+/* What this rank does in a rooted collective (root already checked): the
+ * root's part; a sender's or receiver's; or, at the other ranks of an
+ * intercommunicator root's group (MPI_PROC_NULL), nothing at all. */
+enum { DMPI_AT_ROOT, DMPI_AT_OTHER, DMPI_AT_IDLE };
+static inline int dmpi_root_role(const dmpi_comm_t *c, int root)
+{
+    if (!dmpi_comm_is_inter(c))
+        return c->rank == root ? DMPI_AT_ROOT : DMPI_AT_OTHER;
+    return root == MPI_ROOT ? DMPI_AT_ROOT : root == MPI_PROC_NULL ? DMPI_AT_IDLE : DMPI_AT_OTHER;
+}
 
 /* All the checks of a send (dest) or receive (source): comm, count, type, buffer, rank, tag. */
 int dmpi_check_send_args(const char *fn, const void *buf, int count, MPI_Datatype type, int dest, int tag,

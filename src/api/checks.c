@@ -108,11 +108,32 @@ int dmpi_check_intra(const char *fn, const dmpi_comm_t *c)
                     comm_name(c));
 }
 
-int dmpi_check_coll_comm(const char *fn, const dmpi_comm_t *c)
+int dmpi_check_scan_comm(const char *fn, const dmpi_comm_t *c)
 {
     if (!dmpi_comm_is_inter(c))
         return MPI_SUCCESS;
-    return dmpi_err(MPI_ERR_COMM, "%s: collectives on intercommunicators are not supported yet", fn);
+    return dmpi_err(MPI_ERR_COMM, "%s: %s is an intercommunicator; MPI defines no scans on intercommunicators", fn,
+                    comm_name(c));
+}
+
+int dmpi_check_inter_in_place(const char *fn, const dmpi_comm_t *c, const void *sendbuf, const void *recvbuf)
+{
+    if (DMPI_LIKELY(sendbuf != MPI_IN_PLACE && recvbuf != MPI_IN_PLACE) || !dmpi_comm_is_inter(c))
+        return MPI_SUCCESS;
+    return dmpi_err(MPI_ERR_BUFFER, "%s: %s is MPI_IN_PLACE, which is not allowed on an intercommunicator", fn,
+                    sendbuf == MPI_IN_PLACE ? "sendbuf" : "recvbuf");
+}
+
+int dmpi_check_root(const char *fn, int root, const dmpi_comm_t *c)
+{
+    if (root >= 0 && root < c->peer_size)
+        return MPI_SUCCESS;
+    if (!dmpi_comm_is_inter(c))
+        return dmpi_err(MPI_ERR_ROOT, "%s: invalid root %d (%s has %d ranks)", fn, root, comm_name(c), c->size);
+    if (root == MPI_ROOT || root == MPI_PROC_NULL)
+        return MPI_SUCCESS;
+    return dmpi_err(MPI_ERR_ROOT, "%s: invalid root %d on an intercommunicator (MPI_ROOT, MPI_PROC_NULL or a rank "
+                    "of the remote group of %d)", fn, root, c->peer_size);
 }
 
 int dmpi_check_inter(const char *fn, const dmpi_comm_t *c)

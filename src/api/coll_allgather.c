@@ -1,5 +1,7 @@
 /* MPI_Allgather, MPI_Allgatherv and their nonblocking forms. sendbuf may be
- * MPI_IN_PLACE (every rank's block is already in its place in recvbuf). */
+ * MPI_IN_PLACE (every rank's block is already in its place in recvbuf). On
+ * an intercommunicator each rank receives the remote group's blocks (recvcounts
+ * and displs one per remote rank), and MPI_IN_PLACE is not allowed. */
 #include "api/coll_alias.h"
 #include "api/coll_move.h"
 #include "coll/coll.h"
@@ -24,7 +26,8 @@ static int allgather(const char *fn, const void *sendbuf, int sendcount, MPI_Dat
     dmpi_request_t *r = NULL;
     void *copy = NULL;
     int err;
-    if ((err = dmpi_check_coll(fn, comm, &c)) || (err = check_send(fn, sendbuf, sendcount, sendtype, &sdt)) ||
+    if ((err = dmpi_check_coll(fn, comm, &c)) || (err = dmpi_check_inter_in_place(fn, c, sendbuf, recvbuf)) ||
+        (err = check_send(fn, sendbuf, sendcount, sendtype, &sdt)) ||
         (err = dmpi_check_no_in_place(fn, "recvbuf", recvbuf)) ||
         (err = dmpi_check_block(fn, "recv", recvbuf, recvcount, recvtype, &rdt)) ||
         (nb && (err = dmpi_check_ptr(fn, request, "the request pointer"))) ||
@@ -45,13 +48,14 @@ static int allgatherv(const char *fn, const void *sendbuf, int sendcount, MPI_Da
     dmpi_request_t *r = NULL;
     void *copy = NULL;
     int err;
-    if ((err = dmpi_check_coll(fn, comm, &c)) || (err = check_send(fn, sendbuf, sendcount, sendtype, &sdt)) ||
+    if ((err = dmpi_check_coll(fn, comm, &c)) || (err = dmpi_check_inter_in_place(fn, c, sendbuf, recvbuf)) ||
+        (err = check_send(fn, sendbuf, sendcount, sendtype, &sdt)) ||
         (err = dmpi_check_no_in_place(fn, "recvbuf", recvbuf)) ||
-        (err = dmpi_check_vblocks(fn, "recv", recvbuf, c->size, recvcounts, "recvcounts", displs, "displs",
+        (err = dmpi_check_vblocks(fn, "recv", recvbuf, c->peer_size, recvcounts, "recvcounts", displs, "displs",
                                   recvtype, &rdt)) ||
         (nb && (err = dmpi_check_ptr(fn, request, "the request pointer"))) ||
         (err = dmpi_alias_check(fn, &sendbuf, recvbuf, DMPI_SIDE((size_t)sendcount, sdt),
-                                DMPI_VSIDE(c->size, recvcounts, displs, rdt), &copy)))
+                                DMPI_VSIDE(c->peer_size, recvcounts, displs, rdt), &copy)))
         return dmpi_api_error(c, fn, err);
     err = c->coll->allgatherv(c, sendbuf, sdt ? (size_t)sendcount : 0, sdt, recvbuf, recvcounts, displs, rdt,
                                nb ? &r : NULL);

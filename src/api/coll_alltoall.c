@@ -1,7 +1,8 @@
 /* MPI_Alltoall, MPI_Alltoallv, MPI_Alltoallw and their nonblocking forms.
  * sendbuf may be MPI_IN_PLACE: the data for rank j is then taken from
  * recvbuf's block j and replaced by what rank j sends (the send counts,
- * displacements and types are ignored). */
+ * displacements and types are ignored). On an intercommunicator the blocks
+ * are the remote ranks' (peer_size of them) and MPI_IN_PLACE is not allowed. */
 #include "api/coll_alias.h"
 #include "api/coll_move.h"
 #include "coll/coll.h"
@@ -22,12 +23,12 @@ static int alltoall(const char *fn, const void *sendbuf, int sendcount, MPI_Data
     dmpi_request_t *r = NULL;
     void *copy = NULL;
     int err;
-    if ((err = dmpi_check_coll(fn, comm, &c)) ||
+    if ((err = dmpi_check_coll(fn, comm, &c)) || (err = dmpi_check_inter_in_place(fn, c, sendbuf, recvbuf)) ||
         (sendbuf != MPI_IN_PLACE && (err = dmpi_check_block(fn, "send", sendbuf, sendcount, sendtype, &sdt))) ||
         (err = dmpi_check_no_in_place(fn, "recvbuf", recvbuf)) ||
         (err = dmpi_check_block(fn, "recv", recvbuf, recvcount, recvtype, &rdt)) ||
         (nb && (err = dmpi_check_ptr(fn, request, "the request pointer"))) ||
-        (err = dmpi_alias_check(fn, &sendbuf, recvbuf, DMPI_SIDE((size_t)sendcount * (size_t)c->size, sdt),
+        (err = dmpi_alias_check(fn, &sendbuf, recvbuf, DMPI_SIDE((size_t)sendcount * (size_t)c->peer_size, sdt),
                                 DMPI_SIDE((size_t)recvcount, rdt), &copy)))
         return dmpi_api_error(c, fn, err);
     err = c->coll->alltoall(c, sendbuf, sdt ? (size_t)sendcount : 0, sdt, recvbuf, (size_t)recvcount, rdt,
@@ -44,16 +45,16 @@ static int alltoallv(const char *fn, const void *sendbuf, const int sendcounts[]
     dmpi_request_t *r = NULL;
     void *copy = NULL;
     int err;
-    if ((err = dmpi_check_coll(fn, comm, &c)) ||
+    if ((err = dmpi_check_coll(fn, comm, &c)) || (err = dmpi_check_inter_in_place(fn, c, sendbuf, recvbuf)) ||
         (sendbuf != MPI_IN_PLACE &&
-         (err = dmpi_check_vblocks(fn, "send", sendbuf, c->size, sendcounts, "sendcounts", sdispls, "sdispls",
+         (err = dmpi_check_vblocks(fn, "send", sendbuf, c->peer_size, sendcounts, "sendcounts", sdispls, "sdispls",
                                    sendtype, &sdt))) ||
         (err = dmpi_check_no_in_place(fn, "recvbuf", recvbuf)) ||
-        (err = dmpi_check_vblocks(fn, "recv", recvbuf, c->size, recvcounts, "recvcounts", rdispls, "rdispls",
+        (err = dmpi_check_vblocks(fn, "recv", recvbuf, c->peer_size, recvcounts, "recvcounts", rdispls, "rdispls",
                                   recvtype, &rdt)) ||
         (nb && (err = dmpi_check_ptr(fn, request, "the request pointer"))) ||
-        (err = dmpi_alias_check(fn, &sendbuf, recvbuf, DMPI_VSIDE(c->size, sendcounts, sdispls, sdt),
-                                DMPI_VSIDE(c->size, recvcounts, rdispls, rdt), &copy)))
+        (err = dmpi_alias_check(fn, &sendbuf, recvbuf, DMPI_VSIDE(c->peer_size, sendcounts, sdispls, sdt),
+                                DMPI_VSIDE(c->peer_size, recvcounts, rdispls, rdt), &copy)))
         return dmpi_api_error(c, fn, err);
     err = c->coll->alltoallv(c, sendbuf, sendcounts, sdispls, sdt, recvbuf, recvcounts, rdispls, rdt,
                               nb ? &r : NULL);
@@ -68,14 +69,14 @@ static int alltoallw(const char *fn, const void *sendbuf, const int sendcounts[]
     dmpi_request_t *r = NULL;
     void *copy = NULL;
     int err;
-    if ((err = dmpi_check_coll(fn, comm, &c)) ||
+    if ((err = dmpi_check_coll(fn, comm, &c)) || (err = dmpi_check_inter_in_place(fn, c, sendbuf, recvbuf)) ||
         (sendbuf != MPI_IN_PLACE &&
-         (err = dmpi_check_wblocks(fn, "send", sendbuf, c->size, sendcounts, sdispls, sendtypes))) ||
+         (err = dmpi_check_wblocks(fn, "send", sendbuf, c->peer_size, sendcounts, sdispls, sendtypes))) ||
         (err = dmpi_check_no_in_place(fn, "recvbuf", recvbuf)) ||
-        (err = dmpi_check_wblocks(fn, "recv", recvbuf, c->size, recvcounts, rdispls, recvtypes)) ||
+        (err = dmpi_check_wblocks(fn, "recv", recvbuf, c->peer_size, recvcounts, rdispls, recvtypes)) ||
         (nb && (err = dmpi_check_ptr(fn, request, "the request pointer"))) ||
-        (err = dmpi_alias_check(fn, &sendbuf, recvbuf, DMPI_WSIDE(c->size, sendcounts, sdispls, sendtypes),
-                                DMPI_WSIDE(c->size, recvcounts, rdispls, recvtypes), &copy)))
+        (err = dmpi_alias_check(fn, &sendbuf, recvbuf, DMPI_WSIDE(c->peer_size, sendcounts, sdispls, sendtypes),
+                                DMPI_WSIDE(c->peer_size, recvcounts, rdispls, recvtypes), &copy)))
         return dmpi_api_error(c, fn, err);
     err = c->coll->alltoallw(c, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
                               nb ? &r : NULL);

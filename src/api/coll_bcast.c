@@ -1,4 +1,6 @@
-/* MPI_Bcast and MPI_Ibcast: argument checks, then coll/select.c. */
+/* MPI_Bcast and MPI_Ibcast: argument checks, then the communicator's
+ * collective table. On an intercommunicator the buffer of the root's group's
+ * other ranks (root MPI_PROC_NULL) is not looked at. */
 #include "api/api.h"
 #include "coll/coll.h"
 #include "coll/table.h"
@@ -13,15 +15,13 @@ static int bcast(const char *fn, void *buffer, int count, MPI_Datatype datatype,
     dmpi_dtype_t *dt;
     dmpi_request_t *r;
     int err;
-    if ((err = dmpi_check_init(fn)) || (err = dmpi_check_comm(fn, comm, &c)) || (err = dmpi_check_coll_comm(fn, c)) ||
-        (err = dmpi_check_count(fn, count)) || (err = dmpi_check_type(fn, datatype, &dt)))
+    if ((err = dmpi_check_init(fn)) || (err = dmpi_check_comm(fn, comm, &c)) || (err = dmpi_check_count(fn, count)) ||
+        (err = dmpi_check_type(fn, datatype, &dt)) || (err = dmpi_check_root(fn, root, c)))
         return dmpi_api_error(c, fn, err);
-    if (root < 0 || root >= c->size)
-        return dmpi_api_error(c, fn, dmpi_err(MPI_ERR_ROOT, "%s: invalid root %d (%s has %d ranks)", fn, root,
-                                              c->name[0] ? c->name : "the communicator", c->size));
-    if (buffer == MPI_IN_PLACE)
+    bool idle = dmpi_root_role(c, root) == DMPI_AT_IDLE;
+    if (buffer == MPI_IN_PLACE && !idle)
         return dmpi_api_error(c, fn, dmpi_err(MPI_ERR_BUFFER, "%s: MPI_IN_PLACE is not allowed as the buffer", fn));
-    if ((err = dmpi_check_buf(fn, buffer, count, dt)) ||
+    if ((!idle && (err = dmpi_check_buf(fn, buffer, count, dt))) ||
         (nonblocking && (err = dmpi_check_ptr(fn, request, "request"))) ||
         (err = c->coll->bcast(c, buffer, (size_t)count, dt, root, nonblocking ? &r : NULL)))
         return dmpi_api_error(c, fn, err);

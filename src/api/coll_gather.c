@@ -1,6 +1,8 @@
 /* MPI_Gather, MPI_Gatherv and their nonblocking forms. The receive
  * arguments count at the root only; the root may pass MPI_IN_PLACE as
- * sendbuf (its block is already in recvbuf). */
+ * sendbuf (its block is already in recvbuf). On an intercommunicator the
+ * root receives a block from each remote rank and sends nothing, and the
+ * other ranks of its group (root MPI_PROC_NULL) pass nothing that counts. */
 #include "api/coll_alias.h"
 #include "api/coll_move.h"
 #include "coll/coll.h"
@@ -30,13 +32,17 @@ static int gather(const char *fn, const void *sendbuf, int sendcount, MPI_Dataty
     dmpi_request_t *r = NULL;
     void *copy = NULL;
     int err;
-    if ((err = dmpi_check_coll(fn, comm, &c)) || (err = dmpi_check_root(fn, root, c)) ||
-        (err = check_send(fn, c, root, sendbuf, sendcount, sendtype, &sdt)) ||
-        (c->rank == root && ((err = dmpi_check_no_in_place(fn, "recvbuf", recvbuf)) ||
-                             (err = dmpi_check_block(fn, "recv", recvbuf, recvcount, recvtype, &rdt)))) ||
+    if ((err = dmpi_check_coll(fn, comm, &c)) || (err = dmpi_check_root(fn, root, c)))
+        return dmpi_api_error(c, fn, err);
+    int role = dmpi_root_role(c, root);
+    bool intra = !dmpi_comm_is_inter(c), at_root = role == DMPI_AT_ROOT;
+    if ((role != DMPI_AT_IDLE && (err = dmpi_check_inter_in_place(fn, c, sendbuf, recvbuf))) ||
+        ((intra || role == DMPI_AT_OTHER) && (err = check_send(fn, c, root, sendbuf, sendcount, sendtype, &sdt))) ||
+        (at_root && ((err = dmpi_check_no_in_place(fn, "recvbuf", recvbuf)) ||
+                     (err = dmpi_check_block(fn, "recv", recvbuf, recvcount, recvtype, &rdt)))) ||
         (nb && (err = dmpi_check_ptr(fn, request, "the request pointer"))) ||
-        (c->rank == root && (err = dmpi_alias_check(fn, &sendbuf, recvbuf, DMPI_SIDE((size_t)sendcount, sdt),
-                                                    DMPI_SIDE((size_t)recvcount, rdt), &copy))))
+        (at_root && intra && (err = dmpi_alias_check(fn, &sendbuf, recvbuf, DMPI_SIDE((size_t)sendcount, sdt),
+                                                     DMPI_SIDE((size_t)recvcount, rdt), &copy))))
         return dmpi_api_error(c, fn, err);
     err = c->coll->gather(c, sendbuf, sdt ? (size_t)sendcount : 0, sdt, recvbuf, rdt ? (size_t)recvcount : 0, rdt,
                            root, nb ? &r : NULL);
@@ -52,15 +58,20 @@ static int gatherv(const char *fn, const void *sendbuf, int sendcount, MPI_Datat
     dmpi_request_t *r = NULL;
     void *copy = NULL;
     int err;
-    if ((err = dmpi_check_coll(fn, comm, &c)) || (err = dmpi_check_root(fn, root, c)) ||
-        (err = check_send(fn, c, root, sendbuf, sendcount, sendtype, &sdt)) ||
-        (c->rank == root &&
+    if ((err = dmpi_check_coll(fn, comm, &c)) || (err = dmpi_check_root(fn, root, c)))
+        return dmpi_api_error(c, fn, err);
+    int role = dmpi_root_role(c, root);
+    bool intra = !dmpi_comm_is_inter(c), at_root = role == DMPI_AT_ROOT;
+    /* recvcounts and displs: one per rank of the remote group (peer_size) */
+    if ((role != DMPI_AT_IDLE && (err = dmpi_check_inter_in_place(fn, c, sendbuf, recvbuf))) ||
+        ((intra || role == DMPI_AT_OTHER) && (err = check_send(fn, c, root, sendbuf, sendcount, sendtype, &sdt))) ||
+        (at_root &&
          ((err = dmpi_check_no_in_place(fn, "recvbuf", recvbuf)) ||
-          (err = dmpi_check_vblocks(fn, "recv", recvbuf, c->size, recvcounts, "recvcounts", displs, "displs",
+          (err = dmpi_check_vblocks(fn, "recv", recvbuf, c->peer_size, recvcounts, "recvcounts", displs, "displs",
                                     recvtype, &rdt)))) ||
         (nb && (err = dmpi_check_ptr(fn, request, "the request pointer"))) ||
-        (c->rank == root && (err = dmpi_alias_check(fn, &sendbuf, recvbuf, DMPI_SIDE((size_t)sendcount, sdt),
-                                                    DMPI_VSIDE(c->size, recvcounts, displs, rdt), &copy))))
+        (at_root && intra && (err = dmpi_alias_check(fn, &sendbuf, recvbuf, DMPI_SIDE((size_t)sendcount, sdt),
+                                                     DMPI_VSIDE(c->size, recvcounts, displs, rdt), &copy))))
         return dmpi_api_error(c, fn, err);
     err = c->coll->gatherv(c, sendbuf, sdt ? (size_t)sendcount : 0, sdt, recvbuf, recvcounts, displs, rdt, root,
                             nb ? &r : NULL);

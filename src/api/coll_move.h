@@ -8,9 +8,8 @@
 
 #include "api/api.h"
 
-/* MPI is initialised and comm is an intracommunicator. */
+/* MPI is initialised and comm is a communicator (intra or inter). */
 int dmpi_check_coll(const char *fn, MPI_Comm comm, dmpi_comm_t **c);
-int dmpi_check_root(const char *fn, int root, const dmpi_comm_t *c);
 /* One block: count >= 0 elements of a committed type, a usable buffer. */
 int dmpi_check_block(const char *fn, const char *side, const void *buf, int count, MPI_Datatype type,
                      dmpi_dtype_t **dt);

@@ -4,18 +4,8 @@
 
 int dmpi_check_coll(const char *fn, MPI_Comm comm, dmpi_comm_t **c)
 {
-    int err;
-    if ((err = dmpi_check_init(fn)) || (err = dmpi_check_comm(fn, comm, c)))
-        return err;
-    return dmpi_check_coll_comm(fn, *c);
-}
-
-int dmpi_check_root(const char *fn, int root, const dmpi_comm_t *c)
-{
-    if (root >= 0 && root < c->size)
-        return MPI_SUCCESS;
-    return dmpi_err(MPI_ERR_ROOT, "%s: invalid root %d (%s has %d ranks)", fn, root,
-                    c->name[0] ? c->name : "the communicator", c->size);
+    int err = dmpi_check_init(fn);
+    return err ? err : dmpi_check_comm(fn, comm, c);
 }
 
 /* The argument's name, "sendtype" or "recvtypes[2]", is made only for a

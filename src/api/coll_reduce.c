@@ -21,14 +21,14 @@ DMPI_ALIAS(Iscan)
 DMPI_ALIAS(Exscan)
 DMPI_ALIAS(Iexscan)
 
-/* Comm (an intracommunicator), type and op, valid together; request too
- * for a nonblocking call. */
+/* Comm (an intracommunicator for a scan), type and op, valid together;
+ * request too for a nonblocking call. */
 static int check_common(const char *fn, MPI_Comm comm, MPI_Datatype datatype, MPI_Op op, MPI_Request *request,
-                        bool nonblocking, dmpi_comm_t **c, dmpi_dtype_t **dt, dmpi_op_t **o)
+                        bool nonblocking, bool scan, dmpi_comm_t **c, dmpi_dtype_t **dt, dmpi_op_t **o)
 {
     int err;
-    if ((err = dmpi_check_init(fn)) || (err = dmpi_check_comm(fn, comm, c)) || (err = dmpi_check_coll_comm(fn, *c)) ||
-        (err = dmpi_check_type(fn, datatype, dt)))
+    if ((err = dmpi_check_init(fn)) || (err = dmpi_check_comm(fn, comm, c)) ||
+        (scan && (err = dmpi_check_scan_comm(fn, *c))) || (err = dmpi_check_type(fn, datatype, dt)))
         return err;
     if (!(*o = dmpi_op_get(op)))
         return op == MPI_OP_NULL ? dmpi_err(MPI_ERR_OP, "%s: the op is MPI_OP_NULL", fn)
@@ -60,18 +60,19 @@ static int reduce(const char *fn, const void *sendbuf, void *recvbuf, int count,
     dmpi_request_t *r = NULL;
     void *copy = NULL;
     int err;
-    if ((err = check_common(fn, comm, datatype, op, request, nonblocking, &c, &dt, &o)) ||
-        (err = dmpi_check_count(fn, count)))
+    if ((err = check_common(fn, comm, datatype, op, request, nonblocking, false, &c, &dt, &o)) ||
+        (err = dmpi_check_count(fn, count)) || (err = dmpi_check_root(fn, root, c)))
         return dmpi_api_error(c, fn, err);
-    if (root < 0 || root >= c->size)
-        return dmpi_api_error(c, fn, dmpi_err(MPI_ERR_ROOT, "%s: invalid root %d (%s has %d ranks)", fn, root,
-                                              c->name[0] ? c->name : "the communicator", c->size));
-    /* recvbuf matters at the root only, and only there may sendbuf be MPI_IN_PLACE */
-    bool at_root = c->rank == root;
-    if ((err = check_buf(fn, sendbuf, "sendbuf", (size_t)count, dt, at_root)) ||
+    /* recvbuf matters at the root only, and only there may sendbuf be
+     * MPI_IN_PLACE; on an intercommunicator the root's sendbuf does not
+     * matter, and its group's other ranks pass nothing that does */
+    int role = dmpi_root_role(c, root);
+    bool inter = dmpi_comm_is_inter(c), at_root = role == DMPI_AT_ROOT;
+    if ((role != DMPI_AT_IDLE && (err = dmpi_check_inter_in_place(fn, c, sendbuf, recvbuf))) ||
+        ((!inter || role == DMPI_AT_OTHER) && (err = check_buf(fn, sendbuf, "sendbuf", (size_t)count, dt, at_root))) ||
         (at_root && ((err = check_buf(fn, recvbuf, "recvbuf", (size_t)count, dt, false)) ||
-                     (err = dmpi_alias_check(fn, &sendbuf, recvbuf, DMPI_SIDE((size_t)count, dt),
-                                             DMPI_SIDE((size_t)count, dt), &copy)))))
+                     (!inter && (err = dmpi_alias_check(fn, &sendbuf, recvbuf, DMPI_SIDE((size_t)count, dt),
+                                                        DMPI_SIDE((size_t)count, dt), &copy))))))
         return dmpi_api_error(c, fn, err);
     err = c->coll->reduce(c, sendbuf, recvbuf, (size_t)count, dt, o, root, nonblocking ? &r : NULL);
     return dmpi_coll_finish(c, fn, err, copy, r, nonblocking ? request : NULL);
@@ -103,8 +104,8 @@ static int all_to_all(const char *fn, int kind, const void *sendbuf, void *recvb
     dmpi_request_t *r = NULL, **rp = nonblocking ? &r : NULL;
     void *copy = NULL;
     int err;
-    if ((err = check_common(fn, comm, datatype, op, request, nonblocking, &c, &dt, &o)) ||
-        (err = dmpi_check_count(fn, count)) ||
+    if ((err = check_common(fn, comm, datatype, op, request, nonblocking, kind != ALLREDUCE, &c, &dt, &o)) ||
+        (err = dmpi_check_count(fn, count)) || (err = dmpi_check_inter_in_place(fn, c, sendbuf, recvbuf)) ||
         (err = check_buf(fn, sendbuf, "sendbuf", (size_t)count, dt, true)) ||
         (err = check_buf(fn, recvbuf, "recvbuf", (size_t)count, dt, false)) ||
         (err = dmpi_alias_check(fn, &sendbuf, recvbuf, DMPI_SIDE((size_t)count, dt), DMPI_SIDE((size_t)count, dt),
@@ -171,8 +172,10 @@ static int reduce_scatter(const char *fn, bool block, const void *sendbuf, void 
     dmpi_request_t *r = NULL, **rp = nonblocking ? &r : NULL;
     void *copy = NULL;
     int err;
-    if ((err = check_common(fn, comm, datatype, op, request, nonblocking, &c, &dt, &o)))
+    if ((err = check_common(fn, comm, datatype, op, request, nonblocking, false, &c, &dt, &o)) ||
+        (err = dmpi_check_inter_in_place(fn, c, sendbuf, recvbuf)))
         return dmpi_api_error(c, fn, err);
+    /* on an intercommunicator too: recvcounts and the vector are the local group's */
     size_t total = 0, mine;
     if (block) {
         if ((err = dmpi_check_count(fn, recvcount)))

@@ -1,6 +1,8 @@
 /* MPI_Scatter, MPI_Scatterv and their nonblocking forms. The send
  * arguments count at the root only; the root may pass MPI_IN_PLACE as
- * recvbuf (its block stays where it is in sendbuf). */
+ * recvbuf (its block stays where it is in sendbuf). On an intercommunicator
+ * the root sends a block to each remote rank and receives nothing, and the
+ * other ranks of its group (root MPI_PROC_NULL) pass nothing that counts. */
 #include "api/coll_alias.h"
 #include "api/coll_move.h"
 #include "coll/coll.h"
@@ -30,12 +32,16 @@ static int scatter(const char *fn, const void *sendbuf, int sendcount, MPI_Datat
     dmpi_request_t *r = NULL;
     void *copy = NULL;
     int err;
-    if ((err = dmpi_check_coll(fn, comm, &c)) || (err = dmpi_check_root(fn, root, c)) ||
-        (c->rank == root && ((err = dmpi_check_no_in_place(fn, "sendbuf", sendbuf)) ||
-                             (err = dmpi_check_block(fn, "send", sendbuf, sendcount, sendtype, &sdt)))) ||
-        (err = check_recv(fn, c, root, recvbuf, recvcount, recvtype, &rdt)) ||
+    if ((err = dmpi_check_coll(fn, comm, &c)) || (err = dmpi_check_root(fn, root, c)))
+        return dmpi_api_error(c, fn, err);
+    int role = dmpi_root_role(c, root);
+    bool intra = !dmpi_comm_is_inter(c), at_root = role == DMPI_AT_ROOT;
+    if ((role != DMPI_AT_IDLE && (err = dmpi_check_inter_in_place(fn, c, sendbuf, recvbuf))) ||
+        (at_root && ((err = dmpi_check_no_in_place(fn, "sendbuf", sendbuf)) ||
+                     (err = dmpi_check_block(fn, "send", sendbuf, sendcount, sendtype, &sdt)))) ||
+        ((intra || role == DMPI_AT_OTHER) && (err = check_recv(fn, c, root, recvbuf, recvcount, recvtype, &rdt))) ||
         (nb && (err = dmpi_check_ptr(fn, request, "the request pointer"))) ||
-        (c->rank == root &&
+        (at_root && intra &&
          (err = dmpi_alias_check(fn, &sendbuf, recvbuf, DMPI_SIDE((size_t)sendcount * (size_t)c->size, sdt),
                                  DMPI_SIDE((size_t)recvcount, rdt), &copy))))
         return dmpi_api_error(c, fn, err);
@@ -53,14 +59,20 @@ static int scatterv(const char *fn, const void *sendbuf, const int sendcounts[],
     dmpi_request_t *r = NULL;
     void *copy = NULL;
     int err;
-    if ((err = dmpi_check_coll(fn, comm, &c)) || (err = dmpi_check_root(fn, root, c)) ||
-        (c->rank == root &&
+    if ((err = dmpi_check_coll(fn, comm, &c)) || (err = dmpi_check_root(fn, root, c)))
+        return dmpi_api_error(c, fn, err);
+    int role = dmpi_root_role(c, root);
+    bool intra = !dmpi_comm_is_inter(c), at_root = role == DMPI_AT_ROOT;
+    /* sendcounts and displs: one per rank of the remote group (peer_size) */
+    if ((role != DMPI_AT_IDLE && (err = dmpi_check_inter_in_place(fn, c, sendbuf, recvbuf))) ||
+        (at_root &&
          ((err = dmpi_check_no_in_place(fn, "sendbuf", sendbuf)) ||
-          (err = dmpi_check_vblocks(fn, "send", sendbuf, c->size, sendcounts, "sendcounts", displs, "displs",
+          (err = dmpi_check_vblocks(fn, "send", sendbuf, c->peer_size, sendcounts, "sendcounts", displs, "displs",
                                     sendtype, &sdt)))) ||
-        (err = check_recv(fn, c, root, recvbuf, recvcount, recvtype, &rdt)) ||
+        ((intra || role == DMPI_AT_OTHER) && (err = check_recv(fn, c, root, recvbuf, recvcount, recvtype, &rdt))) ||
         (nb && (err = dmpi_check_ptr(fn, request, "the request pointer"))) ||
-        (c->rank == root && (err = dmpi_alias_check(fn, &sendbuf, recvbuf, DMPI_VSIDE(c->size, sendcounts, displs, sdt),
+        (at_root && intra &&
+         (err = dmpi_alias_check(fn, &sendbuf, recvbuf, DMPI_VSIDE(c->size, sendcounts, displs, sdt),
                                                     DMPI_SIDE((size_t)recvcount, rdt), &copy))))
         return dmpi_api_error(c, fn, err);
     err = c->coll->scatterv(c, sendbuf, sendcounts, displs, sdt, recvbuf, rdt ? (size_t)recvcount : 0, rdt, root,

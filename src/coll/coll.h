@@ -17,6 +17,9 @@ enum {
      * the rounds of MPI_Comm_idup's agreements the span after them */
     DMPI_TAG_SPAN = 0x100000,
     DMPI_TAG_IDUP_FIRST = DMPI_TAG_SCHED_FIRST - 2 * DMPI_TAG_SPAN,
+    /* an intercommunicator collective's steps on its local group: the
+     * schedule's tag moved past the idup span, into two spans of their own */
+    DMPI_TAG_INTER_SHIFT = 3 * DMPI_TAG_SPAN,
 };
 
 /* The same communicator, addressed on its collective context; its

@@ -103,6 +103,13 @@ void dmpi_sched_set_name(dmpi_sched_t *s, const char *name) { s->name = name; }
 
 void dmpi_sched_map(dmpi_sched_t *s, const int *map) { s->map = map; }
 
+void dmpi_sched_local(dmpi_sched_t *s, bool on)
+{
+    if (on && !s->lview.obj)
+        s->lview = dmpi_coll_view(s->view.obj->local_comm);
+    s->local = on;
+}
+
 void dmpi_sched_free(dmpi_sched_t *s)
 {
     for (int i = 0; i < s->ntmps; i++)
@@ -176,6 +183,7 @@ int dmpi_sched_send(dmpi_sched_t *s, const void *buf, size_t count, dmpi_dtype_t
     step_t *t = add_step(s, STEP_SEND);
     if (!t)
         return oom();
+    t->local = s->local;
     t->src = buf;
     t->count = count;
     t->dt = dt;
@@ -191,6 +199,7 @@ int dmpi_sched_recv(dmpi_sched_t *s, void *buf, size_t count, dmpi_dtype_t *dt, 
     step_t *t = add_step(s, STEP_RECV);
     if (!t)
         return oom();
+    t->local = s->local;
     t->dst = buf;
     t->count = count;
     t->dt = dt;
@@ -303,11 +312,12 @@ static void start_round(dmpi_sched_t *s)
             int err = MPI_SUCCESS;
             if (t->kind != pass)
                 continue;
+            dmpi_comm_t *v = t->local ? &s->lview : &s->view;
+            int tag = t->local ? s->tag - DMPI_TAG_INTER_SHIFT : s->tag;
             if (t->kind == STEP_RECV)
-                err = dmpi_irecv(t->dst, (int)t->count, t->dt, t->peer, s->tag, &s->view, &t->req);
-            else if (!dmpi_send_try_direct(t->src, (int)t->count, t->dt, t->peer, s->tag, &s->view))
-                err = dmpi_isend(t->src, (int)t->count, t->dt, t->peer, s->tag, &s->view, DMPI_MODE_STANDARD,
-                                 &t->req);
+                err = dmpi_irecv(t->dst, (int)t->count, t->dt, t->peer, tag, v, &t->req);
+            else if (!dmpi_send_try_direct(t->src, (int)t->count, t->dt, t->peer, tag, v))
+                err = dmpi_isend(t->src, (int)t->count, t->dt, t->peer, tag, v, DMPI_MODE_STANDARD, &t->req);
             if (err != MPI_SUCCESS && s->err == MPI_SUCCESS)
                 s->err = err;
         }

@@ -43,6 +43,13 @@ int dmpi_sched_recv(dmpi_sched_t *s, void *buf, size_t count, dmpi_dtype_t *dt, 
  * runs on a subset of the ranks (those of one node, the nodes' leaders)
  * given a view whose rank and size are the subset's (coll/hier.c). */
 void dmpi_sched_map(dmpi_sched_t *s, const int *map);
+/* On an intercommunicator, until called again with false, sends and
+ * receives added address ranks of the local group (its private
+ * intracommunicator, c->local_comm), so an algorithm of that group runs
+ * inside the intercommunicator's schedule. Their tag lies DMPI_TAG_INTER_SHIFT
+ * (coll.h) below the schedule's: they never meet the local group's own
+ * collectives (the construction of communicators from this one). */
+void dmpi_sched_local(dmpi_sched_t *s, bool on);
 /* Local steps, run in order after this round's communication. */
 /* inout = in (op) inout, elementwise; for noncommutative ops `in` holds the
  * lower ranks' contribution. */

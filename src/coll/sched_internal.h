@@ -18,6 +18,7 @@ typedef struct scratch {
 
 typedef struct step {
     uint8_t kind;
+    bool local;                  /* on the intercommunicator's local group (dmpi_sched_local) */
     int peer;
     const void *src;
     void *dst;
@@ -41,6 +42,8 @@ struct dmpi_sched {
     int err;
     const char *name;            /* the MPI call, for messages ("MPI_Allreduce") */
     const int *map;              /* while set: peers of sends and receives are its indices (dmpi_sched_map) */
+    bool local;                  /* while set: sends and receives go to the local group (dmpi_sched_local) */
+    dmpi_comm_t lview;           /* an intercommunicator's local group, on its collective context */
     dmpi_request_t *req;
     struct dmpi_sched *next, *prev;
     /* most schedules are small: their steps and rounds need no allocation */

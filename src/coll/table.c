@@ -31,6 +31,10 @@ const dmpi_coll_table_t dmpi_coll_p2p_table = {
 void dmpi_coll_comm_init(dmpi_comm_t *c)
 {
     const dmpi_coll_table_t *t = &dmpi_coll_p2p_table;
+    if (dmpi_comm_is_inter(c)) {    /* no component serves two groups */
+        c->coll = &dmpi_coll_inter_table;
+        return;
+    }
     for (int i = 0; components[i]; i++) {
         const dmpi_coll_table_t *mine = components[i](c, t);
         if (mine)

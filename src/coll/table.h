@@ -55,6 +55,8 @@ typedef struct dmpi_coll_table {
 
 /* The point-to-point schedules (select.c): complete, the last fallback. */
 extern const dmpi_coll_table_t dmpi_coll_p2p_table;
+/* Every intercommunicator's (coll/inter.c): the two-group forms. */
+extern const dmpi_coll_table_t dmpi_coll_inter_table;
 
 /* A component: looks at a new communicator and returns its table if it
  * claims it (the table's prev is what it falls back to), or NULL. */

@@ -5,7 +5,7 @@
  * process of the group gets the error, not only the leader), a remote
  * leader inside the local group (overlapping groups), an intercommunicator
  * as local_comm, and the calls not defined or not yet supported on an
- * intercommunicator (collectives, Comm_split_type, Comm_create_group).
+ * intercommunicator (scans, Comm_split_type, Comm_create_group).
  * After each error a correct Intercomm_create must still work.
  */
 #include "mtest.h"
@@ -94,10 +94,12 @@ int main(int argc, char **argv)
     MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN);
     mtest_check_class(MPI_Intercomm_create(inter, 0, MPI_COMM_WORLD, remote_leader, 0, &out), MPI_ERR_COMM,
                       "an intercommunicator as local_comm");
-    /* dmpi has no intercommunicator collectives yet (MPI defines a barrier
-     * on an intercommunicator, and MPICH has it) */
-    if (!MTEST_MPICH_DEVIATION)
-        mtest_check_class(MPI_Barrier(inter), MPI_ERR_COMM, "Barrier on an intercommunicator");
+    /* MPI defines collectives on intercommunicators, but no scans */
+    MTEST_RC(MPI_Barrier(inter));
+    {
+        int x = rank, y = -1;
+        mtest_check_class(MPI_Scan(&x, &y, 1, MPI_INT, MPI_SUM, inter), MPI_ERR_COMM, "Scan on an intercommunicator");
+    }
     /* MPI defines create_group for intracommunicators only, and split_type
      * only in terms of them; MPICH accepts split_type on an intercommunicator */
     if (!MTEST_MPICH_DEVIATION)
