@@ -22,9 +22,10 @@ DMPI_ALIAS(Exscan)
 DMPI_ALIAS(Iexscan)
 
 /* Comm (an intracommunicator for a scan), type and op, valid together;
- * request too for a nonblocking call. */
-static int check_common(const char *fn, MPI_Comm comm, MPI_Datatype datatype, MPI_Op op, MPI_Request *request,
-                        bool nonblocking, bool scan, dmpi_comm_t **c, dmpi_dtype_t **dt, dmpi_op_t **o)
+ * request too for a nonblocking call. root: a reduce's, else MPI_ROOT. */
+static int check_common(const char *fn, MPI_Comm comm, MPI_Datatype datatype, MPI_Op op, int root,
+                        MPI_Request *request, bool nonblocking, bool scan, dmpi_comm_t **c, dmpi_dtype_t **dt,
+                        dmpi_op_t **o)
 {
     int err;
     if ((err = dmpi_check_init(fn)) || (err = dmpi_check_comm(fn, comm, c)) ||
@@ -33,7 +34,12 @@ static int check_common(const char *fn, MPI_Comm comm, MPI_Datatype datatype, MP
     if (!(*o = dmpi_op_get(op)))
         return op == MPI_OP_NULL ? dmpi_err(MPI_ERR_OP, "%s: the op is MPI_OP_NULL", fn)
                                  : dmpi_err(MPI_ERR_OP, "%s: invalid op handle 0x%x", fn, (unsigned)op);
-    if ((err = dmpi_op_check_reduce(fn, *o, *dt)))
+    /* the pair must make sense where data is reduced: not on the ranks of
+     * an intercommunicator reduce's root group other than the root (root
+     * MPI_PROC_NULL), whose arguments count for nothing (mpi4py passes
+     * MPI_BYTE there) */
+    bool idle = (*c && dmpi_comm_is_inter(*c) && root == MPI_PROC_NULL);
+    if (!idle && (err = dmpi_op_check_reduce(fn, *o, *dt)))
         return err;
     return nonblocking ? dmpi_check_ptr(fn, request, "request") : MPI_SUCCESS;
 }
@@ -60,7 +66,7 @@ static int reduce(const char *fn, const void *sendbuf, void *recvbuf, int count,
     dmpi_request_t *r = NULL;
     void *copy = NULL;
     int err;
-    if ((err = check_common(fn, comm, datatype, op, request, nonblocking, false, &c, &dt, &o)) ||
+    if ((err = check_common(fn, comm, datatype, op, root, request, nonblocking, false, &c, &dt, &o)) ||
         (err = dmpi_check_count(fn, count)) || (err = dmpi_check_root(fn, root, c)))
         return dmpi_api_error(c, fn, err);
     /* recvbuf matters at the root only, and only there may sendbuf be
@@ -104,7 +110,7 @@ static int all_to_all(const char *fn, int kind, const void *sendbuf, void *recvb
     dmpi_request_t *r = NULL, **rp = nonblocking ? &r : NULL;
     void *copy = NULL;
     int err;
-    if ((err = check_common(fn, comm, datatype, op, request, nonblocking, kind != ALLREDUCE, &c, &dt, &o)) ||
+    if ((err = check_common(fn, comm, datatype, op, MPI_ROOT, request, nonblocking, kind != ALLREDUCE, &c, &dt, &o)) ||
         (err = dmpi_check_count(fn, count)) || (err = dmpi_check_inter_in_place(fn, c, sendbuf, recvbuf)) ||
         (err = check_buf(fn, sendbuf, "sendbuf", (size_t)count, dt, true)) ||
         (err = check_buf(fn, recvbuf, "recvbuf", (size_t)count, dt, false)) ||
@@ -172,7 +178,7 @@ static int reduce_scatter(const char *fn, bool block, const void *sendbuf, void 
     dmpi_request_t *r = NULL, **rp = nonblocking ? &r : NULL;
     void *copy = NULL;
     int err;
-    if ((err = check_common(fn, comm, datatype, op, request, nonblocking, false, &c, &dt, &o)) ||
+    if ((err = check_common(fn, comm, datatype, op, MPI_ROOT, request, nonblocking, false, &c, &dt, &o)) ||
         (err = dmpi_check_inter_in_place(fn, c, sendbuf, recvbuf)))
         return dmpi_api_error(c, fn, err);
     /* on an intercommunicator too: recvcounts and the vector are the local group's */

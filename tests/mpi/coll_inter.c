@@ -244,7 +244,11 @@ static void rooted(const side_t *s, int rg, int rr, int n, int t, int nb)
         put_x(sb, t, (size_t)n, s->side, s->me);
         if (am_root)
             put_fold(want, t, (size_t)n, 1 - rg, q, 0);
-        RUN(nb, MPI_Reduce(sb, rb, n, dt, affine, root, c), MPI_Ireduce(sb, rb, n, dt, affine, root, c, &q_));
+        if (root == MPI_PROC_NULL && t % 2)   /* arguments that count for nothing (mpi4py's) */
+            RUN(nb, MPI_Reduce(NULL, NULL, 0, MPI_BYTE, MPI_SUM, root, c),
+                MPI_Ireduce(NULL, NULL, 0, MPI_BYTE, MPI_SUM, root, c, &q_));
+        else
+            RUN(nb, MPI_Reduce(sb, rb, n, dt, affine, root, c), MPI_Ireduce(sb, rb, n, dt, affine, root, c, &q_));
         call_name(name, sizeof name, nb, "reduce");
         compare(rb, want, (size_t)n * e, s, name, rr, n, t);
         free(sb), free(rb), free(want);
