@@ -3,6 +3,7 @@
 #include "api/api.h"
 #include "comm/comm.h"
 #include "p2p/request.h"
+#include "core/group.h"
 #include "core/info.h"
 #include <string.h>
 #include <strings.h>
@@ -23,6 +24,19 @@ static int node_color(void)
     return 0;
 }
 
+/* Whether some member of c (of either group of an intercommunicator) is on
+ * another node. */
+static bool spans_nodes(const dmpi_comm_t *c)
+{
+    for (int r = 0; r < c->group->size; r++)
+        if (dmpi_world.local_of_world[c->group->world[r]] < 0)
+            return true;
+    for (int r = 0; c->remote_group && r < c->remote_group->size; r++)
+        if (dmpi_world.local_of_world[c->remote_group->world[r]] < 0)
+            return true;
+    return false;
+}
+
 static int check_info_arg(const char *fn, MPI_Info info, dmpi_info_t **i)
 {
     *i = NULL;
@@ -40,9 +54,10 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
     dmpi_comm_t *c = NULL, *n = NULL;
     dmpi_info_t *i;
     int err;
+    /* on an intercommunicator too: the colour splits it as MPI_Comm_split
+     * does, pairing this group's ranks with the remote group's of one node */
     if ((err = dmpi_check_init(fn)) || (err = dmpi_check_comm(fn, comm, &c)) ||
-        (err = dmpi_check_intra(fn, c)) || (err = dmpi_check_ptr(fn, newcomm, "newcomm")) ||
-        (err = check_info_arg(fn, info, &i)))
+        (err = dmpi_check_ptr(fn, newcomm, "newcomm")) || (err = check_info_arg(fn, info, &i)))
         return dmpi_api_error(c, fn, err);
     int color;
     const char *resource = i ? dmpi_info_lookup(i, "mpi_hw_resource_type") : NULL;
@@ -56,10 +71,7 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
         break;
     case MPI_COMM_TYPE_HW_UNGUIDED:
         /* a strict subset is required; below the node nothing is known */
-        color = MPI_UNDEFINED;
-        for (int r = 0; r < c->size; r++)
-            if (dmpi_world.local_of_world[dmpi_comm_world_rank(c, r)] < 0)
-                color = node_color();
+        color = spans_nodes(c) ? node_color() : MPI_UNDEFINED;
         break;
     case MPI_UNDEFINED:
         color = MPI_UNDEFINED;

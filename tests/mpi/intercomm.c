@@ -7,10 +7,11 @@
  * (blocking, nonblocking, persistent, Sendrecv) and sizes up to the
  * rendezvous path, statuses naming the sender's rank in its own group,
  * MPI_ANY_SOURCE, Probe; Intercomm_merge with every choice of high on the
- * two sides (ranks in the merged communicator); Comm_dup, Comm_split and
- * Comm_create of an intercommunicator and traffic on the results; traffic on
- * several intercommunicators at once that must not cross; names and
- * attributes; and create/merge/free cycles (context ids come back).
+ * two sides (ranks in the merged communicator); Comm_dup, Comm_split,
+ * Comm_create and Comm_split_type of an intercommunicator and traffic on the
+ * results; traffic on several intercommunicators at once that must not
+ * cross; names and attributes; and create/merge/free cycles (context ids
+ * come back).
  *
  *   usage: intercomm [cycles]     (create/free cycles, default 200)
  */
@@ -399,6 +400,28 @@ static void test_dup_split_create(cut_t *c)
     if (sub != MPI_GROUP_EMPTY)
         MPI_Group_free(&sub);
     MPI_Group_free(&lg);
+
+    /* split_type: one node here, so SHARED keeps both groups whole (as an
+     * intercommunicator), HW_UNGUIDED (no strict subset below a node) and
+     * MPI_UNDEFINED give MPI_COMM_NULL */
+    MPI_Comm st;
+    MTEST_RC(MPI_Comm_split_type(c->inter, MPI_COMM_TYPE_SHARED, -me, MPI_INFO_NULL, &st));
+    if (MTEST_CHECK(st != MPI_COMM_NULL, "%s: split_type SHARED gave MPI_COMM_NULL", c->name)) {
+        int n, rn, sme;
+        MPI_Comm_test_inter(st, &flag);
+        MPI_Comm_size(st, &n);
+        MPI_Comm_remote_size(st, &rn);
+        MPI_Comm_rank(st, &sme);
+        MTEST_CHECK(flag && n == c->n[s] && rn == c->n[1 - s] && sme == c->n[s] - 1 - me,
+                    "%s: split_type SHARED: inter %d size %d remote %d rank %d, want %d %d %d", c->name, flag, n, rn,
+                    sme, c->n[s], c->n[1 - s], c->n[s] - 1 - me);
+        exchange_all(st, 5000, "split_type");
+        MTEST_RC(MPI_Comm_free(&st));
+    }
+    MTEST_RC(MPI_Comm_split_type(c->inter, MPI_COMM_TYPE_HW_UNGUIDED, 0, MPI_INFO_NULL, &st));
+    MTEST_CHECK(st == MPI_COMM_NULL, "%s: split_type HW_UNGUIDED on one node: want MPI_COMM_NULL", c->name);
+    MTEST_RC(MPI_Comm_split_type(c->inter, MPI_UNDEFINED, 0, MPI_INFO_NULL, &st));
+    MTEST_CHECK(st == MPI_COMM_NULL, "%s: split_type MPI_UNDEFINED: want MPI_COMM_NULL", c->name);
     MTEST_RC(MPI_Comm_free(&dup));
 }
 

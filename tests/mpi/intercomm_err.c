@@ -5,7 +5,7 @@
  * process of the group gets the error, not only the leader), a remote
  * leader inside the local group (overlapping groups), an intercommunicator
  * as local_comm, and the calls not defined or not yet supported on an
- * intercommunicator (scans, Comm_split_type, Comm_create_group).
+ * intercommunicator (scans, Comm_create_group).
  * After each error a correct Intercomm_create must still work.
  */
 #include "mtest.h"
@@ -100,11 +100,8 @@ int main(int argc, char **argv)
         int x = rank, y = -1;
         mtest_check_class(MPI_Scan(&x, &y, 1, MPI_INT, MPI_SUM, inter), MPI_ERR_COMM, "Scan on an intercommunicator");
     }
-    /* MPI defines create_group for intracommunicators only, and split_type
-     * only in terms of them; MPICH accepts split_type on an intercommunicator */
-    if (!MTEST_MPICH_DEVIATION)
-        mtest_check_class(MPI_Comm_split_type(inter, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &out), MPI_ERR_COMM,
-                          "Comm_split_type on an intercommunicator");
+    /* MPI defines create_group for intracommunicators only (split_type
+     * splits an intercommunicator as Comm_split does: tests/mpi/intercomm.c) */
     MPI_Comm_group(inter, &g);
     mtest_check_class(MPI_Comm_create_group(inter, g, 0, &out), MPI_ERR_COMM,
                       "Comm_create_group on an intercommunicator");
