@@ -326,6 +326,27 @@ static void exchange_all(MPI_Comm inter, int salt, const char *what)
     free(rq);
 }
 
+/* here[w]: world rank w shares this process's node (from
+ * Comm_split_type SHARED on MPI_COMM_WORLD). */
+static void node_members(bool *here)
+{
+    MPI_Comm node;
+    MPI_Group ng, wg;
+    MTEST_RC(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+    MPI_Comm_group(node, &ng);
+    MPI_Comm_group(MPI_COMM_WORLD, &wg);
+    int n, in[64], out[64];
+    MPI_Group_size(ng, &n);
+    for (int i = 0; i < n && i < 64; i++)
+        in[i] = i;
+    MPI_Group_translate_ranks(ng, n < 64 ? n : 64, in, wg, out);
+    for (int i = 0; i < n && i < 64; i++)
+        here[out[i]] = true;
+    MPI_Group_free(&ng);
+    MPI_Group_free(&wg);
+    MPI_Comm_free(&node);
+}
+
 static void test_dup_split_create(cut_t *c)
 {
     int s = c->side, me, cmp, flag;
@@ -401,25 +422,42 @@ static void test_dup_split_create(cut_t *c)
         MPI_Group_free(&sub);
     MPI_Group_free(&lg);
 
-    /* split_type: one node here, so SHARED keeps both groups whole (as an
-     * intercommunicator), HW_UNGUIDED (no strict subset below a node) and
-     * MPI_UNDEFINED give MPI_COMM_NULL */
-    MPI_Comm st;
-    MTEST_RC(MPI_Comm_split_type(c->inter, MPI_COMM_TYPE_SHARED, -me, MPI_INFO_NULL, &st));
-    if (MTEST_CHECK(st != MPI_COMM_NULL, "%s: split_type SHARED gave MPI_COMM_NULL", c->name)) {
-        int n, rn, sme;
-        MPI_Comm_test_inter(st, &flag);
-        MPI_Comm_size(st, &n);
-        MPI_Comm_remote_size(st, &rn);
-        MPI_Comm_rank(st, &sme);
-        MTEST_CHECK(flag && n == c->n[s] && rn == c->n[1 - s] && sme == c->n[s] - 1 - me,
-                    "%s: split_type SHARED: inter %d size %d remote %d rank %d, want %d %d %d", c->name, flag, n, rn,
-                    sme, c->n[s], c->n[1 - s], c->n[s] - 1 - me);
-        exchange_all(st, 5000, "split_type");
-        MTEST_RC(MPI_Comm_free(&st));
+    /* split_type SHARED: this group's ranks on this node, paired with the
+     * remote group's there (MPI_COMM_NULL if it has none), ranks by key;
+     * HW_UNGUIDED the same where the communicator spans nodes, else
+     * MPI_COMM_NULL; MPI_UNDEFINED MPI_COMM_NULL */
+    bool here[64] = {false}, spans = false;
+    node_members(here);
+    int nl = 0, nr = 0, before = 0;
+    for (int i = 0; i < c->n[s]; i++) {
+        nl += here[c->world[s][i]];
+        before += here[c->world[s][i]] && i > me;      /* keys -i: higher local ranks first */
     }
-    MTEST_RC(MPI_Comm_split_type(c->inter, MPI_COMM_TYPE_HW_UNGUIDED, 0, MPI_INFO_NULL, &st));
-    MTEST_CHECK(st == MPI_COMM_NULL, "%s: split_type HW_UNGUIDED on one node: want MPI_COMM_NULL", c->name);
+    for (int i = 0; i < c->n[1 - s]; i++)
+        nr += here[c->world[1 - s][i]];
+    for (int w = 0; w < size; w++)
+        spans |= !here[w];
+    for (int type = 0; type < 2; type++) {
+        int split = type ? MPI_COMM_TYPE_HW_UNGUIDED : MPI_COMM_TYPE_SHARED;
+        const char *tn = type ? "HW_UNGUIDED" : "SHARED";
+        MPI_Comm st;
+        MTEST_RC(MPI_Comm_split_type(c->inter, split, -me, MPI_INFO_NULL, &st));
+        if (nr == 0 || (type && !spans)) {
+            MTEST_CHECK(st == MPI_COMM_NULL, "%s: split_type %s: want MPI_COMM_NULL", c->name, tn);
+        } else if (MTEST_CHECK(st != MPI_COMM_NULL, "%s: split_type %s gave MPI_COMM_NULL", c->name, tn)) {
+            int n, rn, sme;
+            MPI_Comm_test_inter(st, &flag);
+            MPI_Comm_size(st, &n);
+            MPI_Comm_remote_size(st, &rn);
+            MPI_Comm_rank(st, &sme);
+            MTEST_CHECK(flag && n == nl && rn == nr && sme == before,
+                        "%s: split_type %s: inter %d size %d remote %d rank %d, want 1 %d %d %d", c->name, tn, flag, n,
+                        rn, sme, nl, nr, before);
+            exchange_all(st, 5000 + type, "split_type");
+            MTEST_RC(MPI_Comm_free(&st));
+        }
+    }
+    MPI_Comm st;
     MTEST_RC(MPI_Comm_split_type(c->inter, MPI_UNDEFINED, 0, MPI_INFO_NULL, &st));
     MTEST_CHECK(st == MPI_COMM_NULL, "%s: split_type MPI_UNDEFINED: want MPI_COMM_NULL", c->name);
     MTEST_RC(MPI_Comm_free(&dup));
