@@ -57,7 +57,7 @@ int dmpi_alias_finish(dmpi_comm_t *c, const char *fn, int err, void *copy, dmpi_
 /* The return of a collective call after it ran (request NULL) or started as
  * r: err through the error handler, or MPI_SUCCESS with r's handle stored;
  * with a copy (aliased buffers), what dmpi_alias_finish returns. */
-static inline int dmpi_coll_finish(dmpi_comm_t *c, const char *fn, int err, void *copy, dmpi_request_t *r,
+static inline int dmpi_coll_return(dmpi_comm_t *c, const char *fn, int err, void *copy, dmpi_request_t *r,
                                    MPI_Request *request)
 {
     if (DMPI_UNLIKELY(copy))

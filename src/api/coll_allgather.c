@@ -36,7 +36,7 @@ static int allgather(const char *fn, const void *sendbuf, int sendcount, MPI_Dat
         return dmpi_api_error(c, fn, err);
     err = c->coll->allgather(c, sendbuf, sdt ? (size_t)sendcount : 0, sdt, recvbuf, (size_t)recvcount, rdt,
                               nb ? &r : NULL);
-    return dmpi_coll_finish(c, fn, err, copy, r, nb ? request : NULL);
+    return dmpi_coll_return(c, fn, err, copy, r, nb ? request : NULL);
 }
 
 static int allgatherv(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -59,7 +59,7 @@ static int allgatherv(const char *fn, const void *sendbuf, int sendcount, MPI_Da
         return dmpi_api_error(c, fn, err);
     err = c->coll->allgatherv(c, sendbuf, sdt ? (size_t)sendcount : 0, sdt, recvbuf, recvcounts, displs, rdt,
                                nb ? &r : NULL);
-    return dmpi_coll_finish(c, fn, err, copy, r, nb ? request : NULL);
+    return dmpi_coll_return(c, fn, err, copy, r, nb ? request : NULL);
 }
 
 int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,

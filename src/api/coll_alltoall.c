@@ -33,7 +33,7 @@ static int alltoall(const char *fn, const void *sendbuf, int sendcount, MPI_Data
         return dmpi_api_error(c, fn, err);
     err = c->coll->alltoall(c, sendbuf, sdt ? (size_t)sendcount : 0, sdt, recvbuf, (size_t)recvcount, rdt,
                              nb ? &r : NULL);
-    return dmpi_coll_finish(c, fn, err, copy, r, nb ? request : NULL);
+    return dmpi_coll_return(c, fn, err, copy, r, nb ? request : NULL);
 }
 
 static int alltoallv(const char *fn, const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -58,7 +58,7 @@ static int alltoallv(const char *fn, const void *sendbuf, const int sendcounts[]
         return dmpi_api_error(c, fn, err);
     err = c->coll->alltoallv(c, sendbuf, sendcounts, sdispls, sdt, recvbuf, recvcounts, rdispls, rdt,
                               nb ? &r : NULL);
-    return dmpi_coll_finish(c, fn, err, copy, r, nb ? request : NULL);
+    return dmpi_coll_return(c, fn, err, copy, r, nb ? request : NULL);
 }
 
 static int alltoallw(const char *fn, const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -80,7 +80,7 @@ static int alltoallw(const char *fn, const void *sendbuf, const int sendcounts[]
         return dmpi_api_error(c, fn, err);
     err = c->coll->alltoallw(c, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
                               nb ? &r : NULL);
-    return dmpi_coll_finish(c, fn, err, copy, r, nb ? request : NULL);
+    return dmpi_coll_return(c, fn, err, copy, r, nb ? request : NULL);
 }
 
 int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,

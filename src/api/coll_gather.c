@@ -46,7 +46,7 @@ static int gather(const char *fn, const void *sendbuf, int sendcount, MPI_Dataty
         return dmpi_api_error(c, fn, err);
     err = c->coll->gather(c, sendbuf, sdt ? (size_t)sendcount : 0, sdt, recvbuf, rdt ? (size_t)recvcount : 0, rdt,
                            root, nb ? &r : NULL);
-    return dmpi_coll_finish(c, fn, err, copy, r, nb ? request : NULL);
+    return dmpi_coll_return(c, fn, err, copy, r, nb ? request : NULL);
 }
 
 static int gatherv(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -75,7 +75,7 @@ static int gatherv(const char *fn, const void *sendbuf, int sendcount, MPI_Datat
         return dmpi_api_error(c, fn, err);
     err = c->coll->gatherv(c, sendbuf, sdt ? (size_t)sendcount : 0, sdt, recvbuf, recvcounts, displs, rdt, root,
                             nb ? &r : NULL);
-    return dmpi_coll_finish(c, fn, err, copy, r, nb ? request : NULL);
+    return dmpi_coll_return(c, fn, err, copy, r, nb ? request : NULL);
 }
 
 int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,

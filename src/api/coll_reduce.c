@@ -81,7 +81,7 @@ static int reduce(const char *fn, const void *sendbuf, void *recvbuf, int count,
                                                         DMPI_SIDE((size_t)count, dt), &copy))))))
         return dmpi_api_error(c, fn, err);
     err = c->coll->reduce(c, sendbuf, recvbuf, (size_t)count, dt, o, root, nonblocking ? &r : NULL);
-    return dmpi_coll_finish(c, fn, err, copy, r, nonblocking ? request : NULL);
+    return dmpi_coll_return(c, fn, err, copy, r, nonblocking ? request : NULL);
 }
 
 int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
@@ -123,7 +123,7 @@ static int all_to_all(const char *fn, int kind, const void *sendbuf, void *recvb
         err = c->coll->scan(c, sendbuf, recvbuf, (size_t)count, dt, o, rp);
     else
         err = c->coll->exscan(c, sendbuf, recvbuf, (size_t)count, dt, o, rp);
-    return dmpi_coll_finish(c, fn, err, copy, r, nonblocking ? request : NULL);
+    return dmpi_coll_return(c, fn, err, copy, r, nonblocking ? request : NULL);
 }
 
 int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
@@ -210,7 +210,7 @@ static int reduce_scatter(const char *fn, bool block, const void *sendbuf, void 
         err = c->coll->reduce_scatter(c, sendbuf, recvbuf, recvcounts, dt, o, rp);
     else
         err = c->coll->reduce_scatter_block(c, sendbuf, recvbuf, (size_t)recvcount, dt, o, rp);
-    return dmpi_coll_finish(c, fn, err, copy, r, nonblocking ? request : NULL);
+    return dmpi_coll_return(c, fn, err, copy, r, nonblocking ? request : NULL);
 }
 
 int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,

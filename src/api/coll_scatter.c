@@ -47,7 +47,7 @@ static int scatter(const char *fn, const void *sendbuf, int sendcount, MPI_Datat
         return dmpi_api_error(c, fn, err);
     err = c->coll->scatter(c, sendbuf, sdt ? (size_t)sendcount : 0, sdt, recvbuf, rdt ? (size_t)recvcount : 0, rdt,
                             root, nb ? &r : NULL);
-    return dmpi_coll_finish(c, fn, err, copy, r, nb ? request : NULL);
+    return dmpi_coll_return(c, fn, err, copy, r, nb ? request : NULL);
 }
 
 static int scatterv(const char *fn, const void *sendbuf, const int sendcounts[], const int displs[],
@@ -77,7 +77,7 @@ static int scatterv(const char *fn, const void *sendbuf, const int sendcounts[],
         return dmpi_api_error(c, fn, err);
     err = c->coll->scatterv(c, sendbuf, sendcounts, displs, sdt, recvbuf, rdt ? (size_t)recvcount : 0, rdt, root,
                              nb ? &r : NULL);
-    return dmpi_coll_finish(c, fn, err, copy, r, nb ? request : NULL);
+    return dmpi_coll_return(c, fn, err, copy, r, nb ? request : NULL);
 }
 
 int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
