@@ -123,6 +123,18 @@ typedef int (MPI_Type_delete_attr_function)(MPI_Datatype datatype, int type_keyv
 #define MPI_TYPE_NULL_DELETE_FN ((MPI_Type_delete_attr_function *)0)
 #define MPI_TYPE_DUP_FN         ((MPI_Type_copy_attr_function *)MPIR_Dup_fn)
 
+/* Callbacks of windows: error handler (and its MPI-2.0 name) and attributes
+ * (MPI_WIN_DUP_FN is MPIR_Dup_fn too) */
+typedef void (MPI_Win_errhandler_function)(MPI_Win *win, int *errcode, ...);
+typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
+typedef int (MPI_Win_copy_attr_function)(MPI_Win oldwin, int win_keyval, void *extra_state,
+                                         void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int (MPI_Win_delete_attr_function)(MPI_Win win, int win_keyval, void *attribute_val,
+                                           void *extra_state);
+#define MPI_WIN_NULL_COPY_FN   ((MPI_Win_copy_attr_function *)0)
+#define MPI_WIN_NULL_DELETE_FN ((MPI_Win_delete_attr_function *)0)
+#define MPI_WIN_DUP_FN         ((MPI_Win_copy_attr_function *)MPIR_Dup_fn)
+
 /* User reduction functions (MPI_Op_create, MPI_Op_create_c): combine *len
  * elements of *datatype, inoutvec[i] = invec[i] op inoutvec[i]. */
 typedef void (MPI_User_function)(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
@@ -952,6 +964,83 @@ int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
 int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 MPI_Comm comm, MPI_Request *request) DMPI_API;
 
+/* One-sided communication: windows */
+int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                   MPI_Win *win) DMPI_API;
+int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+                     MPI_Win *win) DMPI_API;
+int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+                            MPI_Win *win) DMPI_API;
+int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr) DMPI_API;
+int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win) DMPI_API;
+int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size) DMPI_API;
+int MPI_Win_detach(MPI_Win win, const void *base) DMPI_API;
+int MPI_Win_free(MPI_Win *win) DMPI_API;
+int MPI_Win_get_group(MPI_Win win, MPI_Group *group) DMPI_API;
+int MPI_Win_set_info(MPI_Win win, MPI_Info info) DMPI_API;
+int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used) DMPI_API;
+int MPI_Win_set_name(MPI_Win win, const char *win_name) DMPI_API;
+int MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen) DMPI_API;
+int MPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
+                          MPI_Win_delete_attr_function *win_delete_attr_fn, int *win_keyval,
+                          void *extra_state) DMPI_API;
+int MPI_Win_free_keyval(int *win_keyval) DMPI_API;
+int MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val) DMPI_API;
+int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag) DMPI_API;
+int MPI_Win_delete_attr(MPI_Win win, int win_keyval) DMPI_API;
+int MPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn,
+                              MPI_Errhandler *errhandler) DMPI_API;
+int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler) DMPI_API;
+int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler) DMPI_API;
+int MPI_Win_call_errhandler(MPI_Win win, int errorcode) DMPI_API;
+
+/* One-sided communication: operations */
+int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+            MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) DMPI_API;
+int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+            MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) DMPI_API;
+int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+                   MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op,
+                   MPI_Win win) DMPI_API;
+int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                       void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank,
+                       MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op,
+                       MPI_Win win) DMPI_API;
+int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank,
+                     MPI_Aint target_disp, MPI_Op op, MPI_Win win) DMPI_API;
+int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr,
+                         MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win) DMPI_API;
+int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
+             MPI_Request *request) DMPI_API;
+int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
+             MPI_Request *request) DMPI_API;
+int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+                    MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op,
+                    MPI_Win win, MPI_Request *request) DMPI_API;
+int MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                        void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank,
+                        MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op,
+                        MPI_Win win, MPI_Request *request) DMPI_API;
+
+/* One-sided communication: synchronisation */
+int MPI_Win_fence(int assert, MPI_Win win) DMPI_API;
+int MPI_Win_post(MPI_Group group, int assert, MPI_Win win) DMPI_API;
+int MPI_Win_start(MPI_Group group, int assert, MPI_Win win) DMPI_API;
+int MPI_Win_complete(MPI_Win win) DMPI_API;
+int MPI_Win_wait(MPI_Win win) DMPI_API;
+int MPI_Win_test(MPI_Win win, int *flag) DMPI_API;
+int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win) DMPI_API;
+int MPI_Win_unlock(int rank, MPI_Win win) DMPI_API;
+int MPI_Win_lock_all(int assert, MPI_Win win) DMPI_API;
+int MPI_Win_unlock_all(MPI_Win win) DMPI_API;
+int MPI_Win_flush(int rank, MPI_Win win) DMPI_API;
+int MPI_Win_flush_all(MPI_Win win) DMPI_API;
+int MPI_Win_flush_local(int rank, MPI_Win win) DMPI_API;
+int MPI_Win_flush_local_all(MPI_Win win) DMPI_API;
+int MPI_Win_sync(MPI_Win win) DMPI_API;
+
 /* ---- 9b. PMPI_ names (profiling interface) --------------------------- */
 
 /* Environment */
@@ -1361,6 +1450,83 @@ int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
                 MPI_Comm comm) DMPI_API;
 int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                  MPI_Comm comm, MPI_Request *request) DMPI_API;
+
+/* One-sided communication: windows */
+int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                    MPI_Win *win) DMPI_API;
+int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+                      MPI_Win *win) DMPI_API;
+int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+                             MPI_Win *win) DMPI_API;
+int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr) DMPI_API;
+int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win) DMPI_API;
+int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size) DMPI_API;
+int PMPI_Win_detach(MPI_Win win, const void *base) DMPI_API;
+int PMPI_Win_free(MPI_Win *win) DMPI_API;
+int PMPI_Win_get_group(MPI_Win win, MPI_Group *group) DMPI_API;
+int PMPI_Win_set_info(MPI_Win win, MPI_Info info) DMPI_API;
+int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used) DMPI_API;
+int PMPI_Win_set_name(MPI_Win win, const char *win_name) DMPI_API;
+int PMPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen) DMPI_API;
+int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
+                           MPI_Win_delete_attr_function *win_delete_attr_fn, int *win_keyval,
+                           void *extra_state) DMPI_API;
+int PMPI_Win_free_keyval(int *win_keyval) DMPI_API;
+int PMPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val) DMPI_API;
+int PMPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag) DMPI_API;
+int PMPI_Win_delete_attr(MPI_Win win, int win_keyval) DMPI_API;
+int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn,
+                               MPI_Errhandler *errhandler) DMPI_API;
+int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler) DMPI_API;
+int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler) DMPI_API;
+int PMPI_Win_call_errhandler(MPI_Win win, int errorcode) DMPI_API;
+
+/* One-sided communication: operations */
+int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) DMPI_API;
+int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) DMPI_API;
+int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+                    MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op,
+                    MPI_Win win) DMPI_API;
+int PMPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                        void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank,
+                        MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op,
+                        MPI_Win win) DMPI_API;
+int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank,
+                      MPI_Aint target_disp, MPI_Op op, MPI_Win win) DMPI_API;
+int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr,
+                          MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win) DMPI_API;
+int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+              MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
+              MPI_Request *request) DMPI_API;
+int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+              MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
+              MPI_Request *request) DMPI_API;
+int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+                     MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op,
+                     MPI_Win win, MPI_Request *request) DMPI_API;
+int PMPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                         void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank,
+                         MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op,
+                         MPI_Win win, MPI_Request *request) DMPI_API;
+
+/* One-sided communication: synchronisation */
+int PMPI_Win_fence(int assert, MPI_Win win) DMPI_API;
+int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win) DMPI_API;
+int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win) DMPI_API;
+int PMPI_Win_complete(MPI_Win win) DMPI_API;
+int PMPI_Win_wait(MPI_Win win) DMPI_API;
+int PMPI_Win_test(MPI_Win win, int *flag) DMPI_API;
+int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win) DMPI_API;
+int PMPI_Win_unlock(int rank, MPI_Win win) DMPI_API;
+int PMPI_Win_lock_all(int assert, MPI_Win win) DMPI_API;
+int PMPI_Win_unlock_all(MPI_Win win) DMPI_API;
+int PMPI_Win_flush(int rank, MPI_Win win) DMPI_API;
+int PMPI_Win_flush_all(MPI_Win win) DMPI_API;
+int PMPI_Win_flush_local(int rank, MPI_Win win) DMPI_API;
+int PMPI_Win_flush_local_all(MPI_Win win) DMPI_API;
+int PMPI_Win_sync(MPI_Win win) DMPI_API;
 
 #if defined(__cplusplus)
 }

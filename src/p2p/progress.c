@@ -74,6 +74,10 @@ static void describe(const dmpi_request_t *r, char *buf, size_t len)
         snprintf(buf, len, "a generalized request (the program completes it with MPI_Grequest_complete)");
         return;
     }
+    if (r->kind == DMPI_REQ_RMA) {
+        snprintf(buf, len, "a one-sided operation (its target may not be calling MPI to serve it)");
+        return;
+    }
     if (r->kind == DMPI_REQ_COLL) {
         snprintf(buf, len, "a collective operation (its other ranks may not have called it yet)");
         return;

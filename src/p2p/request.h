@@ -15,6 +15,7 @@ typedef enum {
     DMPI_REQ_MESSAGE,       /* an MPI_Message from Mprobe: holds the matched message */
     DMPI_REQ_COLL,          /* a collective's schedule (coll/sched.c) completes it */
     DMPI_REQ_GREQ,          /* generalized: the program completes it (p2p/grequest.c) */
+    DMPI_REQ_RMA,           /* an R-form one-sided operation: rma/ completes it */
 } dmpi_req_kind_t;
 
 /* Send modes */
