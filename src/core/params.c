@@ -101,6 +101,8 @@ static const param_t table[] = {
     /* max: a window wider than the communicator is the whole communicator */
     {"ALLTOALLV_WINDOW", P_INT, "8", "1", "1000000", P(alltoallv_window),
      "exchanges in flight at once in the throttled linear alltoallv"},
+    {"RMA_DIRECT", P_INT, "1", "0", "1", P(rma_direct),
+     "1: one-sided communication in a window whose ranks share a node goes through shared memory (locks, accumulates, Put/Get on Win_allocate memory) and single copy (Win_create memory); 0: by messages to the target, as across nodes"},
     {"VERBOSE", P_INT, "0", "0", "2", P(verbose),
      "0 quiet; 1 prints start-up decisions (paths, fallbacks); 2 adds details"},
 };

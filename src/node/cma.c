@@ -53,8 +53,10 @@ int dmpi_cma_write(pid_t pid, uint64_t addr, const void *src, size_t n)
 /* Pieces per side and system call; the kernel takes up to IOV_MAX. */
 #define CMA_IOV 256
 
-int dmpi_cma_read_typed(pid_t pid, const dmpi_dtype_t *ldt, void *lbase, const dmpi_dtype_t *rdt, uint64_t rbase,
-                        size_t first, size_t n)
+/* Moves bytes [first, first + n) of the packed stream between a local and
+ * a remote typed buffer, in as many pieces as the two layouts need. */
+static int cma_typed(pid_t pid, const dmpi_dtype_t *ldt, void *lbase, const dmpi_dtype_t *rdt, uint64_t rbase,
+                     size_t first, size_t n, bool write)
 {
     struct iovec l[CMA_IOV], r[CMA_IOV];
     while (n > 0) {
@@ -63,7 +65,8 @@ int dmpi_cma_read_typed(pid_t pid, const dmpi_dtype_t *ldt, void *lbase, const d
         int nr = dmpi_dtype_iov(rdt, (const void *)(uintptr_t)rbase, first, lc, r, CMA_IOV, &rc);
         if (rc < lc)            /* the remote side needs more pieces: cut the local list to match */
             nl = dmpi_dtype_iov(ldt, lbase, first, rc, l, CMA_IOV, &lc);
-        ssize_t done = process_vm_readv(pid, l, (unsigned long)nl, r, (unsigned long)nr, 0);
+        ssize_t done = write ? process_vm_writev(pid, l, (unsigned long)nl, r, (unsigned long)nr, 0)
+                             : process_vm_readv(pid, l, (unsigned long)nl, r, (unsigned long)nr, 0);
         if (done < 0) {
             if (errno == EINTR)
                 continue;
@@ -75,4 +78,16 @@ int dmpi_cma_read_typed(pid_t pid, const dmpi_dtype_t *ldt, void *lbase, const d
         n -= (size_t)done;
     }
     return 0;
+}
+
+int dmpi_cma_read_typed(pid_t pid, const dmpi_dtype_t *ldt, void *lbase, const dmpi_dtype_t *rdt, uint64_t rbase,
+                        size_t first, size_t n)
+{
+    return cma_typed(pid, ldt, lbase, rdt, rbase, first, n, false);
+}
+
+int dmpi_cma_write_typed(pid_t pid, const dmpi_dtype_t *ldt, const void *lbase, const dmpi_dtype_t *rdt,
+                         uint64_t rbase, size_t first, size_t n)
+{
+    return cma_typed(pid, ldt, (void *)lbase, rdt, rbase, first, n, true);
 }

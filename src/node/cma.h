@@ -24,5 +24,8 @@ int dmpi_cma_write(pid_t pid, uint64_t addr, const void *src, size_t n);
 struct dmpi_dtype;
 int dmpi_cma_read_typed(pid_t pid, const struct dmpi_dtype *ldt, void *lbase, const struct dmpi_dtype *rdt,
                         uint64_t rbase, size_t first, size_t n);
+/* The same the other way: the local typed data into the remote buffer. */
+int dmpi_cma_write_typed(pid_t pid, const struct dmpi_dtype *ldt, const void *lbase, const struct dmpi_dtype *rdt,
+                         uint64_t rbase, size_t first, size_t n);
 
 #endif

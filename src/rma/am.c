@@ -198,7 +198,9 @@ static void exec_get(struct rma_state *st, int origin, const am_cmd_t *c, bool a
         dmpi_fatal("one-sided communication: out of memory for %lu bytes", (unsigned long)c->bytes);
     if (acc) {
         dmpi_op_t *op = dmpi_op_get(c->op);
+        rma_acc_lock(st, st->rank);
         rma_apply(op, c->basic, &lay, c->count, mem, op->kind == DMPI_OP_NO_OP ? NULL : cmd_payload(c), out);
+        rma_acc_unlock(st, st->rank);
     } else
         dmpi_dtype_pack_range(&lay, mem, 0, c->bytes, out);
     reply(st, origin, c->reply_tag, out, c->bytes, out);
@@ -216,9 +218,11 @@ static void exec_cas(struct rma_state *st, int origin, const am_cmd_t *c)
         return;
     }
     const char *in = cmd_payload(c);
+    rma_acc_lock(st, st->rank);
     memcpy(old, mem, n);
     if (memcmp(mem, in + n, n) == 0)
         memcpy(mem, in, n);
+    rma_acc_unlock(st, st->rank);
     reply(st, origin, c->reply_tag, old, n, old);
 }
 
@@ -241,7 +245,9 @@ static bool exec(struct rma_state *st, int origin, const am_cmd_t *c, bool direc
     case AM_ACC:
         if ((mem = target_mem(st, origin, c))) {
             rma_layout(c, cmd_runs(c), &lay);
+            rma_acc_lock(st, st->rank);
             rma_apply(dmpi_op_get(c->op), c->basic, &lay, c->count, mem, cmd_payload(c), NULL);
+            rma_acc_unlock(st, st->rank);
         }
         return true;
     case AM_GACC:

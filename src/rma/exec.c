@@ -57,11 +57,51 @@ void rma_layout(const am_cmd_t *cmd, const dmpi_run_t *runs, dmpi_dtype_t *tmp)
     tmp->basic = cmd->basic;
 }
 
+/* Out of memory in the middle of an operation someone else started: no
+ * caller to return an error to. */
+static void *must_alloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p)
+        dmpi_fatal("one-sided communication: out of memory for %lu bytes", (unsigned long)n);
+    return p;
+}
+
+void rma_apply_packed(dmpi_op_t *op, MPI_Datatype basic, const void *in, void *inout, size_t bytes)
+{
+    dmpi_dtype_t *bdt = dmpi_dtype_get(basic);
+    size_t n = bytes / bdt->size;
+    if (bdt->contig) {
+        dmpi_op_apply(op, in, inout, n, bdt);
+        return;
+    }
+    /* A pair type with a gap (MPI_DOUBLE_INT ...): the op works on its layout. */
+    char *a = must_alloc(n * (size_t)bdt->extent), *b = must_alloc(n * (size_t)bdt->extent);
+    dmpi_dtype_unpack(bdt, n, in, b, bytes);
+    dmpi_dtype_unpack(bdt, n, inout, a, bytes);
+    dmpi_op_apply(op, b, a, n, bdt);
+    dmpi_dtype_pack(bdt, n, a, inout);
+    free(a);
+    free(b);
+}
+
 void rma_apply(dmpi_op_t *op, MPI_Datatype basic, const dmpi_dtype_t *tdt, size_t count, char *base,
                const void *in, void *old)
 {
     dmpi_dtype_t *bdt = dmpi_dtype_get(basic);
     size_t total = count * tdt->size, done = 0;
+    if (!bdt->contig) {
+        char *cur = must_alloc(total);
+        dmpi_dtype_pack_range(tdt, base, 0, total, cur);
+        if (old)
+            memcpy(old, cur, total);
+        if (in) {
+            rma_apply_packed(op, basic, in, cur, total);
+            dmpi_dtype_unpack_range(tdt, base, 0, total, cur);
+        }
+        free(cur);
+        return;
+    }
     struct iovec iov[64];
     while (done < total) {
         size_t covered = 0;
@@ -113,9 +153,7 @@ void rma_copy_typed(const void *src, int scount, const dmpi_dtype_t *sdt, void *
         memmove((char *)dst + ddt->true_lb, (const char *)src + sdt->true_lb, n);
         return;
     }
-    char *tmp = malloc(n);
-    if (!tmp)
-        dmpi_fatal("one-sided communication: out of memory for %lu bytes", (unsigned long)n);
+    char *tmp = must_alloc(n);
     dmpi_dtype_pack(sdt, (size_t)scount, src, tmp);
     dmpi_dtype_unpack_range(ddt, dst, 0, n, tmp);
     free(tmp);

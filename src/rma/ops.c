@@ -1,14 +1,18 @@
 /* The origin's side of Put, Get, the accumulates and Compare_and_swap.
  *
  * Memory this rank can address (its own, or a peer's part of a window
- * mapped here) is read and written at once with the pack engine; the
- * accumulates go there only for this rank's own memory, since the target
- * runs every other accumulate on its memory itself (that is what makes
- * them atomic with each other). Everything else is a command to the
+ * mapped here) is read and written at once with the pack engine; a peer
+ * on this node whose memory is not mapped here (Win_create) is read and
+ * written by single copy (process_vm_readv/writev), with both layouts as
+ * iovec lists. Accumulates take the target's accumulate lock on a node
+ * (rma/direct.c); across nodes only the target runs accumulates on its
+ * memory, which keeps them atomic. Everything else is a command to the
  * target (rma/am.c): small data rides inline, larger data follows as one
  * message sent straight from the origin buffer, and results come back on
  * a reply tag straight into the origin's result buffer. */
 #include "rma/rma_internal.h"
+#include "node/cma.h"
+#include "node/node.h"
 #include "p2p/p2p.h"
 #include <limits.h>
 #include <stdlib.h>
@@ -57,9 +61,38 @@ static char *addressable(struct rma_state *st, const target_ref_t *t, bool accum
             return NULL;            /* its regions are checked on the command path */
         return (char *)st->win->base + t->addr;
     }
-    if (accumulate || !st->peers[t->rank].shared)
+    if ((accumulate && !st->ctl) || !st->peers[t->rank].shared)
         return NULL;
     return (char *)st->peers[t->rank].shared + t->addr;
+}
+
+/* A peer of a window on this node that single copy reaches: its local
+ * rank, or -1 (then commands carry the operation). */
+static int cma_peer(const struct rma_state *st, int target)
+{
+    if (!st->ctl || st->win->flavor == MPI_WIN_FLAVOR_DYNAMIC || !dmpi_node_peers)
+        return -1;
+    int local = dmpi_world.local_of_world[dmpi_comm_world_rank(st->win->comm, target)];
+    return local >= 0 && dmpi_node_peers[local].cma_ok ? local : -1;
+}
+
+/* Where a target's bytes are in its address space. */
+static uint64_t remote_addr(const struct rma_state *st, const target_ref_t *t)
+{
+    return st->peers[t->rank].base + t->addr;
+}
+
+/* One single copy to or from a peer; false if it failed (not tried again
+ * with that peer: the caller sends a command instead). */
+static bool cma_move(const struct rma_state *st, int local, const target_ref_t *t, const dmpi_dtype_t *ldt,
+                     void *lbuf, bool write)
+{
+    pid_t pid = dmpi_node_peers[local].pid;
+    int e = write ? dmpi_cma_write_typed(pid, ldt, lbuf, t->dt, remote_addr(st, t), 0, t->bytes)
+                  : dmpi_cma_read_typed(pid, ldt, lbuf, t->dt, remote_addr(st, t), 0, t->bytes);
+    if (e)
+        dmpi_node_cma_failed(local, e);
+    return e == 0;
 }
 
 /* The target layout part of a command. */
@@ -176,7 +209,8 @@ int dmpi_rma_put(const void *obuf, int ocount, dmpi_dtype_t *odt, int target, MP
     if (ob != t.bytes)
         return type_mismatch(fn, ob, t.bytes);
     char *mem = t.bytes ? addressable(st, &t, false) : NULL;
-    if (mem || !t.bytes) {
+    int local = mem || !t.bytes ? -1 : cma_peer(st, target);
+    if (mem || !t.bytes || (local >= 0 && cma_move(st, local, &t, odt, (void *)obuf, true))) {
         if (mem)
             rma_copy_typed(obuf, ocount, odt, mem, tcount, tdt);
         return make_request(req, NULL);
@@ -206,7 +240,8 @@ int dmpi_rma_get(void *obuf, int ocount, dmpi_dtype_t *odt, int target, MPI_Aint
     if (ob != t.bytes)
         return type_mismatch(fn, ob, t.bytes);
     char *mem = t.bytes ? addressable(st, &t, false) : NULL;
-    if (mem || !t.bytes) {
+    int local = mem || !t.bytes ? -1 : cma_peer(st, target);
+    if (mem || !t.bytes || (local >= 0 && cma_move(st, local, &t, odt, obuf, false))) {
         if (mem)
             rma_copy_typed(mem, tcount, tdt, obuf, ocount, odt);
         return make_request(req, NULL);
@@ -248,6 +283,43 @@ static int acc_here(char *mem, const void *obuf, int ocount, dmpi_dtype_t *odt, 
     return MPI_SUCCESS;
 }
 
+/* Accumulate on a peer's memory by single copy, under its accumulate
+ * lock: read the target data, combine, write it back. *done false: single
+ * copy failed before anything changed (the caller sends a command). */
+static int acc_cma(struct rma_state *st, int local, const void *obuf, int ocount, dmpi_dtype_t *odt, void *rbuf,
+                   int rcount, dmpi_dtype_t *rdt, const target_ref_t *t, dmpi_op_t *op, const char *fn, bool *done)
+{
+    dmpi_dtype_t *bytes = dmpi_dtype_get(MPI_BYTE);
+    bool no_op = op->kind == DMPI_OP_NO_OP;
+    char *cur = malloc(t->bytes), *in = no_op ? NULL : malloc(t->bytes), *old = rbuf ? malloc(t->bytes) : NULL;
+    if (!cur || (!no_op && !in) || (rbuf && !old)) {
+        free(cur);
+        free(in);
+        free(old);
+        return no_mem(fn);
+    }
+    if (in)
+        dmpi_dtype_pack(odt, (size_t)ocount, obuf, in);
+    rma_acc_lock(st, t->rank);
+    *done = cma_move(st, local, t, bytes, cur, false);
+    if (*done) {
+        if (old)
+            memcpy(old, cur, t->bytes);
+        if (in) {
+            rma_apply_packed(op, t->dt->basic, in, cur, t->bytes);
+            if (!cma_move(st, local, t, bytes, cur, true))
+                dmpi_fatal("%s: single copy to rank %d failed halfway through an accumulate", fn, t->rank);
+        }
+    }
+    rma_acc_unlock(st, t->rank);
+    if (*done && old)
+        dmpi_dtype_unpack(rdt, (size_t)rcount, old, rbuf, t->bytes);
+    free(cur);
+    free(in);
+    free(old);
+    return MPI_SUCCESS;
+}
+
 int dmpi_rma_acc(const void *obuf, int ocount, dmpi_dtype_t *odt, void *rbuf, int rcount, dmpi_dtype_t *rdt,
                  int target, MPI_Aint tdisp, int tcount, dmpi_dtype_t *tdt, struct dmpi_op *op, dmpi_win_t *w,
                  dmpi_request_t **req)
@@ -269,9 +341,18 @@ int dmpi_rma_acc(const void *obuf, int ocount, dmpi_dtype_t *odt, void *rbuf, in
         return make_request(req, NULL);
     char *mem = addressable(st, &t, true);
     if (mem) {
-        if ((err = acc_here(mem, obuf, ocount, odt, rbuf, rcount, rdt, &t, op, fn)))
+        rma_acc_lock(st, target);
+        err = acc_here(mem, obuf, ocount, odt, rbuf, rcount, rdt, &t, op, fn);
+        rma_acc_unlock(st, target);
+        return err != MPI_SUCCESS ? err : make_request(req, NULL);
+    }
+    int local = cma_peer(st, target);
+    if (local >= 0) {
+        bool done = false;
+        if ((err = acc_cma(st, local, obuf, ocount, odt, rbuf, rcount, rdt, &t, op, fn, &done)))
             return err;
-        return make_request(req, NULL);
+        if (done)
+            return make_request(req, NULL);
     }
     rma_pend_t *p = rma_pend_new(st, target);
     if (!p)
@@ -304,10 +385,27 @@ int dmpi_rma_cas(const void *obuf, const void *cbuf, void *rbuf, dmpi_dtype_t *d
         return err;
     char *mem = addressable(st, &t, true);
     if (mem) {
+        rma_acc_lock(st, target);
         memcpy(rbuf, mem, dt->size);
         if (memcmp(mem, cbuf, dt->size) == 0)
             memcpy(mem, obuf, dt->size);
+        rma_acc_unlock(st, target);
         return MPI_SUCCESS;
+    }
+    int local = cma_peer(st, target);
+    if (local >= 0) {
+        char cur[64];               /* CAS types are at most 16 bytes */
+        bool ok;
+        rma_acc_lock(st, target);
+        if ((ok = cma_move(st, local, &t, dmpi_dtype_get(MPI_BYTE), cur, false))) {
+            memcpy(rbuf, cur, dt->size);
+            if (memcmp(cur, cbuf, dt->size) == 0 &&
+                !cma_move(st, local, &t, dmpi_dtype_get(MPI_BYTE), (void *)obuf, true))
+                dmpi_fatal("%s: single copy to rank %d failed halfway through", fn, target);
+        }
+        rma_acc_unlock(st, target);
+        if (ok)
+            return MPI_SUCCESS;
     }
     rma_pend_t *p = rma_pend_new(st, target);
     if (!p)

@@ -13,6 +13,8 @@
 
 #include "rma/rma.h"
 #include "core/op.h"
+#include <assert.h>
+#include <stdatomic.h>
 
 /* Tags on the window's communicator. Replies use tags from RMA_TAG_REPLY up. */
 enum { RMA_TAG_CMD = 1, RMA_TAG_DATA = 2, RMA_TAG_REPLY = 16 };
@@ -87,6 +89,15 @@ typedef struct rma_region {
     size_t size;
 } rma_region_t;
 
+/* A rank's synchronisation words in a window shared by a node (rma/direct.c). */
+typedef struct rma_ctl {
+    _Atomic uint64_t lock;       /* exclusive bit (63) | shared holders */
+    _Atomic uint32_t acc;        /* accumulate lock */
+    uint32_t pad0;
+    char pad[48];
+} rma_ctl_t;
+static_assert(sizeof(rma_ctl_t) == 64, "one cache line per rank");
+
 typedef struct rma_peer {
     uint64_t base;               /* its memory, in its own address space */
     MPI_Aint size;
@@ -101,7 +112,9 @@ struct rma_state {
     rma_peer_t *peers;
     /* memory this engine allocated (Win_allocate, shared mapping) */
     void *alloc;                 /* private memory of Win_allocate */
-    bool use_map;                /* the window's memory is one mapping shared by its ranks */
+    bool use_map;                /* the ranks share a node: one mapping holds ctl (and memory) */
+    bool map_memory;             /* ... and the window memory too (allocate, allocate_shared) */
+    rma_ctl_t *ctl;              /* per rank, in the mapping; NULL: synchronise by messages */
     char *map;
     size_t map_bytes;
     bool shared_noncontig;       /* each rank's part starts on a page */
@@ -173,6 +186,8 @@ void rma_layout(const am_cmd_t *cmd, const dmpi_run_t *runs, dmpi_dtype_t *tmp);
  * op= packed in. old, if not NULL, gets the previous packed data. */
 void rma_apply(dmpi_op_t *op, MPI_Datatype basic, const dmpi_dtype_t *tdt, size_t count, char *base,
                const void *in, void *old);
+/* inout op= in on packed data of basic elements. */
+void rma_apply_packed(dmpi_op_t *op, MPI_Datatype basic, const void *in, void *inout, size_t bytes);
 /* Copies typed data (same signature) between two buffers of this process. */
 void rma_copy_typed(const void *src, int scount, const dmpi_dtype_t *sdt, void *dst, int dcount,
                     const dmpi_dtype_t *ddt);
@@ -192,6 +207,14 @@ int rma_shm_plan(dmpi_win_t *w, struct dmpi_info *info);
 /* After it (every rank's size known): maps it, sets w->base and peers' views. */
 int rma_shm_share(dmpi_win_t *w);
 void rma_shm_unmap(struct rma_state *st);
+
+/* ---- direct.c: synchronisation words of a node's window -------------------- */
+bool rma_ctl_lock_try(rma_ctl_t *c, int type);
+void rma_ctl_lock(struct rma_state *st, int rank, int type);   /* waits (progressing) */
+void rma_ctl_unlock(rma_ctl_t *c, int type);
+/* Around every accumulate on rank's memory (no-ops without ctl). */
+void rma_acc_lock(struct rma_state *st, int rank);
+void rma_acc_unlock(struct rma_state *st, int rank);
 
 /* ---- window list (win.c) ----------------------------------------------------- */
 extern struct rma_state *rma_windows;

@@ -295,7 +295,9 @@ int dmpi_win_lock(int type, int rank, int assert, dmpi_win_t *w)
     int err;
     if ((err = leave_fence(st, fn)))
         return err;
-    if (rank == st->rank)
+    if (st->ctl)
+        rma_ctl_lock(st, rank, type);
+    else if (rank == st->rank)
         lock_self(st, type);
     else {
         rma_pend_t *p;
@@ -317,8 +319,14 @@ int dmpi_win_unlock(int rank, dmpi_win_t *w)
         return sync_error("MPI_Win_unlock", why);
     }
     int err = rma_pend_wait(st, rank);
+    int type = st->locked[rank] == 2 ? MPI_LOCK_EXCLUSIVE : MPI_LOCK_SHARED;
     st->locked[rank] = 0;
     st->nlocked--;
+    if (st->ctl) {                  /* operations by messages (if any) complete first */
+        int e = st->dirty[rank] ? flush_remote(st, rank) : MPI_SUCCESS;
+        rma_ctl_unlock(&st->ctl[rank], type);
+        return err != MPI_SUCCESS ? err : e;
+    }
     st->dirty[rank] = 0;            /* UNLOCK runs after everything sent to rank */
     if (rank == st->rank) {
         rma_lock_release(st, st->rank);
@@ -368,6 +376,12 @@ int dmpi_win_lock_all(int assert, dmpi_win_t *w)
     int err;
     if ((err = leave_fence(st, fn)))
         return err;
+    if (st->ctl) {
+        for (int t = 0; t < st->size; t++)
+            rma_ctl_lock(st, t, MPI_LOCK_SHARED);
+        st->lock_all = true;
+        return MPI_SUCCESS;
+    }
     lock_self(st, MPI_LOCK_SHARED);
     if ((err = to_all(st, AM_LOCK, MPI_LOCK_SHARED)) != MPI_SUCCESS) {
         rma_lock_release(st, st->rank);
@@ -382,8 +396,15 @@ int dmpi_win_unlock_all(dmpi_win_t *w)
     struct rma_state *st = w->st;
     if (!st->lock_all)
         return sync_error("MPI_Win_unlock_all", "no MPI_Win_lock_all epoch is open");
-    int err = rma_pend_wait(st, -1);
-    int e = to_all(st, AM_UNLOCK, 0);
+    int err = rma_pend_wait(st, -1), e;
+    if (st->ctl) {
+        e = flush_remote(st, -1);
+        for (int t = 0; t < st->size; t++)
+            rma_ctl_unlock(&st->ctl[t], MPI_LOCK_SHARED);
+        st->lock_all = false;
+        return err != MPI_SUCCESS ? err : e;
+    }
+    e = to_all(st, AM_UNLOCK, 0);
     rma_lock_release(st, st->rank);
     memset(st->dirty, 0, (size_t)st->size);
     st->lock_all = false;

@@ -190,7 +190,7 @@ int dmpi_win_allocate(MPI_Aint size, int disp_unit, struct dmpi_info *info, dmpi
     w->size = size;
     w->disp_unit = disp_unit;
     int mine = rma_shm_plan(w, info);
-    if (mine == MPI_SUCCESS && !w->st->use_map && size > 0) {
+    if (mine == MPI_SUCCESS && !w->st->map_memory && size > 0) {
         /* not on one node: private memory */
         if (posix_memalign(&w->st->alloc, DMPI_CACHELINE, (size_t)size) != 0)
             mine = dmpi_err(MPI_ERR_NO_MEM, "MPI_Win_allocate: cannot allocate %ld bytes", (long)size);

@@ -1,15 +1,18 @@
-/* Window memory in one shared mapping for all ranks of a node:
- * Win_allocate_shared always (its ranks must share a node), Win_allocate
- * when every rank of the window is on this node. Rank 0 of the window
+/* One shared mapping for a window whose ranks all share this node: the
+ * ranks' synchronisation words (rma/direct.c), then, for Win_allocate and
+ * Win_allocate_shared, the window memory itself (Win_allocate_shared's
+ * ranks must share a node; on one rank it is all memory). Rank 0 of the window
  * creates the mapping in /dev/shm, the others map it, and once all have it
  * the name is unlinked, so nothing stays behind even after a crash (the
  * launcher removes /dev/shm/dmpi-<job>* as well).
  *
- * Layout: the ranks' parts in rank order, back to back (MPI's contiguous
+ * Layout: the control words (a cache line per rank, rounded to a page),
+ * then the ranks' parts in rank order, back to back (MPI's contiguous
  * default), or each starting on a page with alloc_shared_noncontig. */
 #include "rma/rma_internal.h"
 #include "coll/coll.h"
 #include "core/info.h"
+#include "core/params.h"
 #include "pmi/pmi.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -45,7 +48,8 @@ int rma_shm_plan(dmpi_win_t *w, struct dmpi_info *info)
     if (w->flavor == MPI_WIN_FLAVOR_SHARED && !one_node)
         return dmpi_err(MPI_ERR_RMA_SHARED, "MPI_Win_allocate_shared: the ranks of the communicator are on more "
                         "than one node, so they cannot share memory (split it with MPI_COMM_TYPE_SHARED)");
-    st->use_map = one_node && (w->flavor == MPI_WIN_FLAVOR_SHARED || w->comm->size > 1);
+    st->use_map = one_node && (w->flavor == MPI_WIN_FLAVOR_SHARED || (w->comm->size > 1 && dmpi_params.rma_direct));
+    st->map_memory = st->use_map && (w->flavor == MPI_WIN_FLAVOR_SHARED || w->flavor == MPI_WIN_FLAVOR_ALLOCATE);
     st->shared_noncontig = info_true(info, "alloc_shared_noncontig");
     return MPI_SUCCESS;
 }
@@ -92,12 +96,14 @@ int rma_shm_share(dmpi_win_t *w)
     struct rma_state *st = w->st;
     if (!st->use_map)
         return MPI_SUCCESS;
-    size_t *off = malloc((size_t)st->size * sizeof *off), total = 0;
+    size_t *off = malloc((size_t)st->size * sizeof *off);
     if (!off)
         return dmpi_err(MPI_ERR_NO_MEM, "window creation: out of memory");
+    size_t ctl = st->size > 1 && dmpi_params.rma_direct ? page_up((size_t)st->size * sizeof(rma_ctl_t)) : 0, total = ctl;
     for (int r = 0; r < st->size; r++) {
         off[r] = total;
-        total += st->shared_noncontig ? page_up((size_t)st->peers[r].size) : (size_t)st->peers[r].size;
+        if (st->map_memory)
+            total += st->shared_noncontig ? page_up((size_t)st->peers[r].size) : (size_t)st->peers[r].size;
     }
     int err = MPI_SUCCESS;
     char *map = NULL;
@@ -124,10 +130,13 @@ int rma_shm_share(dmpi_win_t *w)
         st->map = map;
         st->map_bytes = total;
     }
-    for (int r = 0; r < st->size; r++)
-        st->peers[r].shared = map ? map + off[r] : NULL;
-    w->base = map ? map + off[st->rank] : NULL;
-    st->peers[st->rank].base = (uint64_t)(uintptr_t)w->base;
+    st->ctl = ctl ? (rma_ctl_t *)map : NULL;    /* zero-filled by the kernel */
+    if (st->map_memory) {
+        for (int r = 0; r < st->size; r++)
+            st->peers[r].shared = map ? map + off[r] : NULL;
+        w->base = map ? map + off[st->rank] : NULL;
+        st->peers[st->rank].base = (uint64_t)(uintptr_t)w->base;
+    }
     free(off);
     return MPI_SUCCESS;
 }
