@@ -19,8 +19,8 @@ int dmpi_api_comm_set_errhandler(const char *fn, MPI_Comm comm, MPI_Errhandler e
     int err;
     if ((err = dmpi_check_init(fn)) || (err = dmpi_check_comm(fn, comm, &c)))
         return dmpi_api_error(c, fn, err);
-    if (!dmpi_errhandler_valid(errhandler))
-        return dmpi_api_error(c, fn, dmpi_err(MPI_ERR_ARG, "%s: invalid error handler 0x%x", fn, (unsigned)errhandler));
+    if ((err = dmpi_errhandler_check(fn, errhandler, DMPI_EH_COMM)))   /* not one made for windows */
+        return dmpi_api_error(c, fn, err);
     dmpi_errhandler_retain(errhandler);
     dmpi_errhandler_release(c->errhandler);
     c->errhandler = errhandler;

@@ -17,6 +17,10 @@ int dmpi_comm_split(dmpi_comm_t *c, int color, int key, dmpi_comm_t **out);
 int dmpi_comm_create(dmpi_comm_t *c, struct dmpi_group *g, dmpi_comm_t **out);
 int dmpi_comm_create_group(dmpi_comm_t *c, struct dmpi_group *g, int tag, dmpi_comm_t **out);
 int dmpi_comm_dup_extras(dmpi_comm_t *c, dmpi_comm_t **out);
+/* A private duplicate of intracommunicator c for an object built on it (a
+ * window): c's group on a fresh context pair and nothing else of c's (no
+ * attributes, hints, topology, name or handle), its errors returned. */
+int dmpi_comm_dup_plain(dmpi_comm_t *c, dmpi_comm_t **out);
 /* MPI_Comm_idup: *out exists at once (a handle the caller may hold) and is
  * ready when *req completes; the context pair is agreed by nonblocking
  * collectives (comm/comm_idup.c). On an intercommunicator the dup is made

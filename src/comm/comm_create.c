@@ -4,6 +4,7 @@
 #include "comm/comm.h"
 #include "coll/table.h"
 #include "core/attr.h"
+#include "core/errhandler.h"
 #include "core/group.h"
 #include "core/info.h"
 #include "core/topo.h"
@@ -41,6 +42,26 @@ int dmpi_comm_dup(dmpi_comm_t *c, dmpi_comm_t **out)
     if (err != MPI_SUCCESS)
         return err;
     return dmpi_comm_dup_extras(c, out);
+}
+
+/* Hidden: no handle for the user to find, nor for MPI_Finalize to sweep;
+ * the object that owns it frees it. Its errors are its owner's to raise,
+ * so its own handler only returns them. */
+int dmpi_comm_dup_plain(dmpi_comm_t *c, dmpi_comm_t **out)
+{
+    int pair, err = dmpi_comm_agree_pair(c, &pair);
+    if (err != MPI_SUCCESS)
+        return err;
+    dmpi_group_retain(c->group);
+    if ((err = dmpi_comm_make(c, c->group, pair, true, out)) != MPI_SUCCESS) {
+        dmpi_group_release(c->group);
+        return err;
+    }
+    dmpi_errhandler_release((*out)->errhandler);
+    (*out)->errhandler = MPI_ERRORS_RETURN;
+    strcpy((*out)->name, "the private communicator of a window");
+    dmpi_coll_comm_init(*out);
+    return MPI_SUCCESS;
 }
 
 /* What MPI_Comm_dup copies besides the group: hints, topology, attributes

@@ -13,6 +13,7 @@
 #include "coll/coll.h"
 #include "coll/table.h"
 #include "pmi/pmi.h"
+#include "rma/rma.h"
 #include "node/node.h"
 #include "tport/tport.h"
 #include <sched.h>
@@ -88,6 +89,10 @@ int dmpi_finalize(void)
     /* Whatever control messages are still queued must reach their peers,
      * which are still polling: nobody leaves the barrier without them. */
     dmpi_progress_until(transports_quiet, NULL);
+    /* Windows the program left: after the barrier no rank has an operation
+     * on them in flight, and their private communicators go before the
+     * communicators and point-to-point do. */
+    dmpi_rma_finalize();
     dmpi_p2p_finalize();
     dmpi_coll_node_finalize();
     dmpi_node_finalize();

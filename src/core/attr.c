@@ -15,16 +15,23 @@ typedef struct keyval {
 
 static dmpi_objtable_t keyvals = {.base = 0xa4000000u};
 
-static const char *const kind_objects[DMPI_ATTR_KINDS] = {"communicators", "datatypes"};
-static const char *const kind_prefix[DMPI_ATTR_KINDS] = {"MPI_Comm", "MPI_Type"};
+static const char *const kind_objects[DMPI_ATTR_KINDS] = {"communicators", "datatypes", "windows"};
+static const char *const kind_prefix[DMPI_ATTR_KINDS] = {"MPI_Comm", "MPI_Type", "MPI_Win"};
 
 static keyval_t *keyval_get(int k) { return dmpi_obj_get(&keyvals, (uint32_t)k); }
 
-bool dmpi_keyval_predefined(int k)
+dmpi_attr_kind_t dmpi_keyval_predefined_kind(int k)
 {
-    return k == MPI_TAG_UB || k == MPI_HOST || k == MPI_IO || k == MPI_WTIME_IS_GLOBAL ||
-           k == MPI_UNIVERSE_SIZE || k == MPI_LASTUSEDCODE || k == MPI_APPNUM;
+    if (k == MPI_TAG_UB || k == MPI_HOST || k == MPI_IO || k == MPI_WTIME_IS_GLOBAL || k == MPI_UNIVERSE_SIZE ||
+        k == MPI_LASTUSEDCODE || k == MPI_APPNUM)
+        return DMPI_ATTR_COMM;
+    if (k == MPI_WIN_BASE || k == MPI_WIN_SIZE || k == MPI_WIN_DISP_UNIT || k == MPI_WIN_CREATE_FLAVOR ||
+        k == MPI_WIN_MODEL)
+        return DMPI_ATTR_WIN;
+    return DMPI_ATTR_KINDS;
 }
+
+bool dmpi_keyval_predefined(int k) { return dmpi_keyval_predefined_kind(k) != DMPI_ATTR_KINDS; }
 
 int dmpi_keyval_check(const char *fn, int keyval, dmpi_attr_kind_t kind, bool predefined_ok)
 {
@@ -32,13 +39,14 @@ int dmpi_keyval_check(const char *fn, int keyval, dmpi_attr_kind_t kind, bool pr
     unsigned u = (unsigned)keyval;
     if (k && !k->freed && k->kind == kind)
         return MPI_SUCCESS;
-    if (dmpi_keyval_predefined(keyval)) {   /* the predefined keys are all communicator keys */
-        if (kind == DMPI_ATTR_COMM && predefined_ok)
+    dmpi_attr_kind_t pk = dmpi_keyval_predefined_kind(keyval);
+    if (pk != DMPI_ATTR_KINDS) {
+        if (kind == pk && predefined_ok)
             return MPI_SUCCESS;
-        if (kind == DMPI_ATTR_COMM)
+        if (kind == pk)
             return dmpi_err(MPI_ERR_KEYVAL, "%s: keyval 0x%x is predefined and cannot be changed", fn, u);
-        return dmpi_err(MPI_ERR_KEYVAL, "%s: keyval 0x%x is a predefined communicator keyval, not one for %s", fn,
-                        u, kind_objects[kind]);
+        return dmpi_err(MPI_ERR_KEYVAL, "%s: keyval 0x%x is predefined for %s, not for %s", fn, u,
+                        kind_objects[pk], kind_objects[kind]);
     }
     if (k && !k->freed)
         return dmpi_err(MPI_ERR_KEYVAL, "%s: keyval 0x%x was created for %s, not for %s", fn, u,
@@ -140,7 +148,7 @@ static int *predefined_value(int keyval)
 
 int dmpi_attr_get_on(dmpi_attr_owner_t o, int keyval, void **value, int *flag)
 {
-    if (o.kind == DMPI_ATTR_COMM && dmpi_keyval_predefined(keyval)) {
+    if (o.kind == DMPI_ATTR_COMM && dmpi_keyval_predefined_kind(keyval) == DMPI_ATTR_COMM) {
         *value = predefined_value(keyval);
         *flag = 1;
         return MPI_SUCCESS;

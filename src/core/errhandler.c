@@ -11,8 +11,13 @@
 
 static struct {
     MPI_Comm_errhandler_function *fn;
-    int refs;                    /* the user's handle and every communicator using it */
+    dmpi_eh_kind_t kind;         /* the objects it may be set on */
+    int refs;                    /* the user's handle and every object using it */
 } user_eh[EH_MAX];
+
+static const char *const kind_objects[] = {[DMPI_EH_COMM] = "communicators", [DMPI_EH_WIN] = "windows"};
+static const char *const kind_creator[] = {[DMPI_EH_COMM] = "MPI_Comm_create_errhandler",
+                                           [DMPI_EH_WIN] = "MPI_Win_create_errhandler"};
 
 static int user_index(MPI_Errhandler e)
 {
@@ -27,16 +32,39 @@ bool dmpi_errhandler_valid(MPI_Errhandler e)
     return e == MPI_ERRORS_ARE_FATAL || e == MPI_ERRORS_RETURN || e == MPI_ERRORS_ABORT || user_index(e) >= 0;
 }
 
-int dmpi_errhandler_create(MPI_Comm_errhandler_function *fn, MPI_Errhandler *out)
+static int create(dmpi_eh_kind_t kind, MPI_Comm_errhandler_function *fn, MPI_Errhandler *out)
 {
     for (int i = 0; i < EH_MAX; i++)
         if (!user_eh[i].fn) {
             user_eh[i].fn = fn;
+            user_eh[i].kind = kind;
             user_eh[i].refs = 1;
             *out = (MPI_Errhandler)(EH_BASE | (unsigned)i);
             return MPI_SUCCESS;
         }
-    return dmpi_err(MPI_ERR_NO_MEM, "MPI_Comm_create_errhandler: all %d error handler slots are in use", EH_MAX);
+    return dmpi_err(MPI_ERR_NO_MEM, "%s: all %d error handler slots are in use", kind_creator[kind], EH_MAX);
+}
+
+int dmpi_errhandler_create(MPI_Comm_errhandler_function *fn, MPI_Errhandler *out)
+{
+    return create(DMPI_EH_COMM, fn, out);
+}
+
+int dmpi_errhandler_create_win(MPI_Win_errhandler_function *fn, MPI_Errhandler *out)
+{
+    return create(DMPI_EH_WIN, fn, out);
+}
+
+int dmpi_errhandler_check(const char *fn, MPI_Errhandler e, dmpi_eh_kind_t kind)
+{
+    if (!dmpi_errhandler_valid(e))
+        return dmpi_err(MPI_ERR_ARG, "%s: invalid error handler 0x%x%s", fn, (unsigned)e,
+                        e == MPI_ERRHANDLER_NULL ? " (MPI_ERRHANDLER_NULL)" : "");
+    int i = user_index(e);
+    if (i < 0 || user_eh[i].kind == kind)
+        return MPI_SUCCESS;
+    return dmpi_err(MPI_ERR_ARG, "%s: error handler 0x%x was made by %s for %s, not for %s", fn, (unsigned)e,
+                    kind_creator[user_eh[i].kind], kind_objects[user_eh[i].kind], kind_objects[kind]);
 }
 
 void dmpi_errhandler_retain(MPI_Errhandler e)
@@ -66,7 +94,8 @@ void dmpi_errhandler_finalize(void)
         user_eh[i].fn = NULL;
 }
 
-static void fatal_error(dmpi_comm_t *comm, const char *call, int code)
+/* where names the object the error was raised on, for the message. */
+static void fatal_error(const char *where, const char *call, int code)
 {
     int cls = dmpi_err_class_of(code);
     const char *msg = dmpi_err_string_of(code);
@@ -74,8 +103,7 @@ static void fatal_error(dmpi_comm_t *comm, const char *call, int code)
     bool named = msg && strncmp(msg, call, strlen(call)) == 0;
     fprintf(stderr, "dmpi: rank %d: %s%s%s [%s, on %s]; aborting the job\n", dmpi_world.rank,
             named ? "" : call, named ? "" : ": ", msg ? msg : "unknown error code",
-            cls >= 0 ? dmpi_err_string_of(cls) : "invalid error class",
-            comm && comm->name[0] ? comm->name : "a communicator");
+            cls >= 0 ? dmpi_err_string_of(cls) : "invalid error class", where);
     fflush(stderr);
     dmpi_abort_job(cls > 0 ? cls : 1);
 }
@@ -90,11 +118,27 @@ int dmpi_err_handle(dmpi_comm_t *comm, const char *call, int code)
     if (e == MPI_ERRORS_RETURN)
         return code;
     if (e == MPI_ERRORS_ARE_FATAL || e == MPI_ERRORS_ABORT)
-        fatal_error(comm, call, code);
+        fatal_error(comm && comm->name[0] ? comm->name : "a communicator", call, code);
     int i = user_index(e);
     if (i >= 0) {
         MPI_Comm h = comm->handle;
         user_eh[i].fn(&h, &code);
     }
+    return code;
+}
+
+int dmpi_err_handle_win(MPI_Errhandler e, MPI_Win h, const char *name, const char *call, int code)
+{
+    if (code == MPI_SUCCESS || e == MPI_ERRORS_RETURN)
+        return code;
+    if (e == MPI_ERRORS_ARE_FATAL || e == MPI_ERRORS_ABORT) {
+        char where[MPI_MAX_OBJECT_NAME + 16] = "a window";
+        if (name && name[0])
+            snprintf(where, sizeof where, "window %s", name);
+        fatal_error(where, call, code);
+    }
+    int i = user_index(e);
+    if (i >= 0)
+        user_eh[i].fn(&h, &code);    /* MPI_Win * and MPI_Comm * are both int * */
     return code;
 }

@@ -1,13 +1,28 @@
 /* Error handlers: the three predefined ones and user ones made by
- * MPI_Comm_create_errhandler. */
+ * MPI_Comm_create_errhandler or MPI_Win_create_errhandler. A user handler
+ * remembers which kind of object it was made for and may be set only on
+ * that kind; the predefined ones go on any. */
 #ifndef DMPI_ERRHANDLER_H
 #define DMPI_ERRHANDLER_H
 
 #include "core/dmpi.h"
 
+typedef enum { DMPI_EH_COMM, DMPI_EH_WIN } dmpi_eh_kind_t;
+
+/* MPI_Comm and MPI_Win are both int: one function type serves both kinds. */
 int dmpi_errhandler_create(MPI_Comm_errhandler_function *fn, MPI_Errhandler *out);
+int dmpi_errhandler_create_win(MPI_Win_errhandler_function *fn, MPI_Errhandler *out);
 int dmpi_errhandler_free(MPI_Errhandler *e);
 void dmpi_errhandler_retain(MPI_Errhandler e);
 void dmpi_errhandler_release(MPI_Errhandler e);
+/* MPI_SUCCESS if e may be set on an object of kind; otherwise MPI_ERR_ARG
+ * with a message naming fn (an invalid handle, or one made for the other kind). */
+int dmpi_errhandler_check(const char *fn, MPI_Errhandler e, dmpi_eh_kind_t kind);
+
+/* dmpi_err_handle for a window (core does not know windows): passes code
+ * to e, the window's handler, with the window's handle h; name is the
+ * window's (may be empty) for the message of a fatal error. Returns what
+ * the call returns. */
+int dmpi_err_handle_win(MPI_Errhandler e, MPI_Win h, const char *name, const char *call, int code);
 
 #endif

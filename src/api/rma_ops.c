@@ -1,0 +1,91 @@
+/* Put and Get, and their request-based forms Rput and Rget. A target of
+ * MPI_PROC_NULL is answered here: nothing moves, and an R form's request
+ * is complete at once. */
+#include "api/rma_api.h"
+
+DMPI_ALIAS(Put)
+DMPI_ALIAS(Get)
+DMPI_ALIAS(Rput)
+DMPI_ALIAS(Rget)
+
+/* Both sides of a transfer, the target's place, and for an R form the
+ * request pointer. */
+static int check_transfer(const char *fn, const void *obuf, int ocount, MPI_Datatype otype, int target,
+                          MPI_Aint tdisp, int tcount, MPI_Datatype ttype, MPI_Win win, bool rform,
+                          MPI_Request *request, dmpi_win_t **w, dmpi_dtype_t **odt, dmpi_dtype_t **tdt)
+{
+    int err;
+    if ((err = dmpi_check_win(fn, win, w)) || (err = dmpi_check_rma_type(fn, ocount, otype, "origin", odt)) ||
+        (err = dmpi_check_rma_buf(fn, obuf, ocount, *odt, "origin")) ||
+        (err = dmpi_check_win_rank(fn, *w, target, "target_rank")) || (err = dmpi_check_win_disp(fn, *w, tdisp)) ||
+        (err = dmpi_check_rma_type(fn, tcount, ttype, "target", tdt)) ||
+        (rform && (err = dmpi_check_ptr(fn, request, "request"))))
+        return err;
+    return MPI_SUCCESS;
+}
+
+static int put(const char *fn, const void *obuf, int ocount, MPI_Datatype otype, int target, MPI_Aint tdisp,
+               int tcount, MPI_Datatype ttype, MPI_Win win, bool rform, MPI_Request *request)
+{
+    dmpi_win_t *w = NULL;
+    dmpi_dtype_t *odt, *tdt;
+    dmpi_request_t *r = NULL;
+    int err;
+    if ((err = check_transfer(fn, obuf, ocount, otype, target, tdisp, tcount, ttype, win, rform, request, &w, &odt,
+                              &tdt)))
+        return dmpi_api_win_error(w, fn, err);
+    if (target == MPI_PROC_NULL)
+        return dmpi_rma_proc_null(fn, w, rform ? request : NULL);
+    err = dmpi_rma_put(obuf, ocount, odt, target, tdisp, tcount, tdt, w, rform ? &r : NULL);
+    return dmpi_rma_return(fn, w, err, r, request);
+}
+
+static int get(const char *fn, void *obuf, int ocount, MPI_Datatype otype, int target, MPI_Aint tdisp, int tcount,
+               MPI_Datatype ttype, MPI_Win win, bool rform, MPI_Request *request)
+{
+    dmpi_win_t *w = NULL;
+    dmpi_dtype_t *odt, *tdt;
+    dmpi_request_t *r = NULL;
+    int err;
+    if ((err = check_transfer(fn, obuf, ocount, otype, target, tdisp, tcount, ttype, win, rform, request, &w, &odt,
+                              &tdt)))
+        return dmpi_api_win_error(w, fn, err);
+    if (target == MPI_PROC_NULL)
+        return dmpi_rma_proc_null(fn, w, rform ? request : NULL);
+    err = dmpi_rma_get(obuf, ocount, odt, target, tdisp, tcount, tdt, w, rform ? &r : NULL);
+    return dmpi_rma_return(fn, w, err, r, request);
+}
+
+int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
+{
+    DMPI_API_ENTER;
+    return put("MPI_Put", origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+               target_datatype, win, false, NULL);
+}
+
+int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
+{
+    DMPI_API_ENTER;
+    return get("MPI_Get", origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+               target_datatype, win, false, NULL);
+}
+
+int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+              MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
+              MPI_Request *request)
+{
+    DMPI_API_ENTER;
+    return put("MPI_Rput", origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+               target_datatype, win, true, request);
+}
+
+int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+              MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
+              MPI_Request *request)
+{
+    DMPI_API_ENTER;
+    return get("MPI_Rget", origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+               target_datatype, win, true, request);
+}
