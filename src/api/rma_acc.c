@@ -31,11 +31,13 @@ static int check_op(const char *fn, MPI_Op h, bool fetch, dmpi_op_t **op)
 
 /* One buffer's datatype (what names the argument): built of one predefined
  * type, the one of the call's other buffers (*basic, set by the first
- * with data), and one op is defined on. A type without data goes with any. */
-static int check_basic(const char *fn, const dmpi_op_t *op, const dmpi_dtype_t *dt, const char *what,
+ * with data), and one op is defined on. A type without data, or no
+ * element of it (count 0: nothing is combined, as MPICH and Open MPI
+ * accept), goes with any. */
+static int check_basic(const char *fn, const dmpi_op_t *op, const dmpi_dtype_t *dt, int count, const char *what,
                        MPI_Datatype *basic)
 {
-    if (dt->size == 0)
+    if (dt->size == 0 || count == 0)
         return MPI_SUCCESS;
     if (dt->basic == MPI_DATATYPE_NULL)
         return dmpi_err(MPI_ERR_TYPE, "%s: %s %s mixes predefined types; an accumulate takes types built of one",
@@ -84,17 +86,17 @@ static int check_acc(const char *fn, const void *obuf, int ocount, MPI_Datatype 
         (err = dmpi_check_win_rank(fn, a->w, target, "target_rank")) ||
         (err = dmpi_check_win_disp(fn, a->w, tdisp)) ||
         (err = dmpi_check_rma_type(fn, tcount, ttype, "target", &a->tdt)) ||
-        (err = check_basic(fn, a->op, a->tdt, "target_datatype", &basic)))
+        (err = check_basic(fn, a->op, a->tdt, tcount, "target_datatype", &basic)))
         return err;
     a->odt = a->rdt = a->tdt;
     if (a->op->kind != DMPI_OP_NO_OP &&
         ((err = dmpi_check_rma_type(fn, ocount, otype, "origin", &a->odt)) ||
          (err = dmpi_check_rma_buf(fn, obuf, ocount, a->odt, "origin")) ||
-         (err = check_basic(fn, a->op, a->odt, "origin_datatype", &basic))))
+         (err = check_basic(fn, a->op, a->odt, ocount, "origin_datatype", &basic))))
         return err;
     if (fetch && ((err = dmpi_check_rma_type(fn, rcount, rtype, "result", &a->rdt)) ||
                   (err = dmpi_check_rma_buf(fn, rbuf, rcount, a->rdt, "result")) ||
-                  (err = check_basic(fn, a->op, a->rdt, "result_datatype", &basic))))
+                  (err = check_basic(fn, a->op, a->rdt, rcount, "result_datatype", &basic))))
         return err;
     if (rform && (err = dmpi_check_ptr(fn, request, "request")))
         return err;
@@ -184,7 +186,7 @@ int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype d
     dmpi_dtype_t *dt;
     int err;
     if ((err = dmpi_check_win(fn, win, &w)) || (err = check_op(fn, op, true, &o)) ||
-        (err = check_element_type(fn, datatype, &dt)) || (err = check_basic(fn, o, dt, "datatype", &basic)) ||
+        (err = check_element_type(fn, datatype, &dt)) || (err = check_basic(fn, o, dt, 1, "datatype", &basic)) ||
         (o->kind != DMPI_OP_NO_OP && (err = check_addr(fn, origin_addr, "origin_addr"))) ||
         (err = check_addr(fn, result_addr, "result_addr")) ||
         (err = dmpi_check_win_rank(fn, w, target_rank, "target_rank")) ||

@@ -32,8 +32,6 @@ static int post_cmd_recv(struct rma_state *st)
 
 int rma_am_open(struct rma_state *st)
 {
-    if (st->size == 1)
-        return MPI_SUCCESS;         /* nobody to hear from */
     if (!(st->cmd_buf = malloc(CMD_BUF)))
         return dmpi_err(MPI_ERR_NO_MEM, "one-sided communication: out of memory for a window");
     return post_cmd_recv(st);

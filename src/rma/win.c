@@ -178,7 +178,7 @@ int dmpi_win_create(void *base, MPI_Aint size, int disp_unit, struct dmpi_info *
     w->base = base;
     w->size = size;
     w->disp_unit = disp_unit;
-    return finish_create(w, info, MPI_SUCCESS, out);
+    return finish_create(w, info, rma_shm_plan(w, info), out);
 }
 
 int dmpi_win_allocate(MPI_Aint size, int disp_unit, struct dmpi_info *info, dmpi_comm_t *comm, bool shared,
@@ -211,7 +211,7 @@ int dmpi_win_create_dynamic(struct dmpi_info *info, dmpi_comm_t *comm, dmpi_win_
     if (!w)
         return out_of_memory(comm);
     w->disp_unit = 1;
-    return finish_create(w, info, MPI_SUCCESS, out);
+    return finish_create(w, info, rma_shm_plan(w, info), out);
 }
 
 /* Takes a live window apart (after the collective part of freeing). */
