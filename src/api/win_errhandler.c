@@ -13,7 +13,8 @@ int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn, M
     DMPI_API_ENTER;
     const char *fn = "MPI_Win_create_errhandler";
     int err;
-    if ((err = dmpi_check_init(fn)) || (err = dmpi_check_ptr(fn, (const void *)win_errhandler_fn, "win_errhandler_fn")) ||
+    if ((err = dmpi_check_init(fn)) ||
+        (err = dmpi_check_ptr(fn, (const void *)win_errhandler_fn, "win_errhandler_fn")) ||
         (err = dmpi_check_ptr(fn, errhandler, "errhandler")) ||
         (err = dmpi_errhandler_create_win(win_errhandler_fn, errhandler)))
         return dmpi_api_error(NULL, fn, err);

@@ -203,7 +203,8 @@ int dmpi_rma_put(const void *obuf, int ocount, dmpi_dtype_t *odt, int target, MP
     struct rma_state *st = w->st;
     target_ref_t t;
     int err;
-    if ((err = rma_check_access(st, target, fn)) || (err = resolve(st, fn, target, tdisp, tcount, tdt, &t)))
+    if ((err = rma_check_access(st, target, fn, req != NULL)) ||
+        (err = resolve(st, fn, target, tdisp, tcount, tdt, &t)))
         return err;
     size_t ob = (size_t)ocount * odt->size;
     if (ob != t.bytes)
@@ -234,7 +235,8 @@ int dmpi_rma_get(void *obuf, int ocount, dmpi_dtype_t *odt, int target, MPI_Aint
     struct rma_state *st = w->st;
     target_ref_t t;
     int err;
-    if ((err = rma_check_access(st, target, fn)) || (err = resolve(st, fn, target, tdisp, tcount, tdt, &t)))
+    if ((err = rma_check_access(st, target, fn, req != NULL)) ||
+        (err = resolve(st, fn, target, tdisp, tcount, tdt, &t)))
         return err;
     size_t ob = (size_t)ocount * odt->size;
     if (ob != t.bytes)
@@ -329,7 +331,8 @@ int dmpi_rma_acc(const void *obuf, int ocount, dmpi_dtype_t *odt, void *rbuf, in
     struct rma_state *st = w->st;
     target_ref_t t;
     int err;
-    if ((err = rma_check_access(st, target, fn)) || (err = resolve(st, fn, target, tdisp, tcount, tdt, &t)))
+    if ((err = rma_check_access(st, target, fn, req != NULL)) ||
+        (err = resolve(st, fn, target, tdisp, tcount, tdt, &t)))
         return err;
     bool no_op = op->kind == DMPI_OP_NO_OP;
     if (!no_op && (size_t)ocount * odt->size != t.bytes)
@@ -381,7 +384,7 @@ int dmpi_rma_cas(const void *obuf, const void *cbuf, void *rbuf, dmpi_dtype_t *d
     struct rma_state *st = w->st;
     target_ref_t t;
     int err;
-    if ((err = rma_check_access(st, target, fn)) || (err = resolve(st, fn, target, tdisp, 1, dt, &t)))
+    if ((err = rma_check_access(st, target, fn, false)) || (err = resolve(st, fn, target, tdisp, 1, dt, &t)))
         return err;
     char *mem = addressable(st, &t, true);
     if (mem) {

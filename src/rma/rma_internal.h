@@ -197,8 +197,9 @@ void rma_lock_release(struct rma_state *st, int origin);
 
 /* ---- sync.c ------------------------------------------------------------------ */
 /* MPI_SUCCESS if an access epoch to target is open (in a PSCW epoch, once
- * the target's post arrived: waits for it); else MPI_ERR_RMA_SYNC naming fn. */
-int rma_check_access(struct rma_state *st, int target, const char *fn);
+ * the target's post arrived: waits for it); else MPI_ERR_RMA_SYNC naming fn.
+ * A request-based operation (request) needs a passive-target epoch. */
+int rma_check_access(struct rma_state *st, int target, const char *fn, bool request);
 
 /* ---- win_shm.c: window memory shared by the ranks of a node ------------------ */
 /* Before the exchange: whether the memory will be shared (MPI_ERR_RMA_SHARED

@@ -51,10 +51,13 @@ static void consume_post(struct rma_state *st, int target)
     st->start_wait[target] = 2;
 }
 
-int rma_check_access(struct rma_state *st, int target, const char *fn)
+int rma_check_access(struct rma_state *st, int target, const char *fn, bool request)
 {
     if (DMPI_LIKELY(st->lock_all || st->locked[target]))
         return MPI_SUCCESS;
+    if (request)                    /* MPI_Rput ...: valid only in passive target */
+        return dmpi_err(MPI_ERR_RMA_SYNC, "%s: request-based operations are valid only in a passive-target "
+                        "epoch (MPI_Win_lock or MPI_Win_lock_all to rank %d)", fn, target);
     if (st->start_group && st->start_wait[target]) {
         if (st->start_wait[target] == 1)
             consume_post(st, target);
@@ -423,7 +426,9 @@ int dmpi_win_flush(int rank, bool local_only, dmpi_win_t *w)
 
 int dmpi_win_sync(dmpi_win_t *w)
 {
-    (void)w;
+    struct rma_state *st = w->st;
+    if (!st->lock_all && !st->nlocked)     /* as MPICH: only passive target has private copies to sync */
+        return sync_error("MPI_Win_sync", "no passive-target epoch (MPI_Win_lock, MPI_Win_lock_all) is open");
     atomic_thread_fence(memory_order_seq_cst);
     dmpi_progress();
     return MPI_SUCCESS;

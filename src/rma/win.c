@@ -258,9 +258,16 @@ void dmpi_rma_finalize(void)
 
 /* ---- dynamic windows ---------------------------------------------------------- */
 
+static int not_dynamic(const char *fn)
+{
+    return dmpi_err(MPI_ERR_RMA_FLAVOR, "%s: the window was not made by MPI_Win_create_dynamic", fn);
+}
+
 int dmpi_win_attach(dmpi_win_t *w, void *base, MPI_Aint size)
 {
     struct rma_state *st = w->st;
+    if (w->flavor != MPI_WIN_FLAVOR_DYNAMIC)
+        return not_dynamic("MPI_Win_attach");
     if (st->nregions == st->cap_regions) {
         int cap = st->cap_regions ? 2 * st->cap_regions : 8;
         rma_region_t *r = realloc(st->regions, (size_t)cap * sizeof *r);
@@ -283,6 +290,8 @@ int dmpi_win_attach(dmpi_win_t *w, void *base, MPI_Aint size)
 int dmpi_win_detach(dmpi_win_t *w, const void *base)
 {
     struct rma_state *st = w->st;
+    if (w->flavor != MPI_WIN_FLAVOR_DYNAMIC)
+        return not_dynamic("MPI_Win_detach");
     for (int i = 0; i < st->nregions; i++)
         if (st->regions[i].base == (uintptr_t)base) {
             st->regions[i] = st->regions[--st->nregions];

@@ -99,7 +99,8 @@ int rma_shm_share(dmpi_win_t *w)
     size_t *off = malloc((size_t)st->size * sizeof *off);
     if (!off)
         return dmpi_err(MPI_ERR_NO_MEM, "window creation: out of memory");
-    size_t ctl = st->size > 1 && dmpi_params.rma_direct ? page_up((size_t)st->size * sizeof(rma_ctl_t)) : 0, total = ctl;
+    bool words = st->size > 1 && dmpi_params.rma_direct;
+    size_t ctl = words ? page_up((size_t)st->size * sizeof(rma_ctl_t)) : 0, total = ctl;
     for (int r = 0; r < st->size; r++) {
         off[r] = total;
         if (st->map_memory)
