@@ -421,6 +421,9 @@ int dmpi_win_flush(int rank, bool local_only, dmpi_win_t *w)
                               : (local_only ? "MPI_Win_flush_local" : "MPI_Win_flush");
     if (!st->lock_all && (rank < 0 ? !st->nlocked : !st->locked[rank]))
         return sync_error(fn, "no passive-target epoch (MPI_Win_lock, MPI_Win_lock_all) is open to that rank");
+    /* A rank that spins on its own memory (Compare_and_swap, flush) must
+     * still serve the commands others send it. */
+    dmpi_progress();
     return local_only ? rma_pend_wait(st, rank) : flush_remote(st, rank);
 }
 
