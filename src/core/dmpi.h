@@ -280,6 +280,15 @@ void dmpi_errhandler_finalize(void);
  * power of two); size 0 gives a block too. */
 int dmpi_mem_alloc(MPI_Aint size, size_t align, void **out);
 int dmpi_mem_free(void *p);                  /* -1 if p is not such a block */
+/* Memory of another kind for MPI_Alloc_mem, offered by a higher layer
+ * (node/shareable.c: blocks the node's peers can map). alloc returns NULL
+ * to decline (then the block comes from the heap); free returns false for
+ * a block that is not its own. Registered once, kept for the process. */
+typedef struct dmpi_mem_provider {
+    void *(*alloc)(size_t size, size_t align);
+    bool (*free)(void *p);
+} dmpi_mem_provider_t;
+void dmpi_mem_set_provider(const dmpi_mem_provider_t *p);
 
 /* ---- logging and fatal exits --------------------------------------------- */
 void dmpi_verbose(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

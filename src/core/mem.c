@@ -1,12 +1,16 @@
-/* Memory for MPI_Alloc_mem: plain memory aligned to a cache line (or more), for now
- * (no registration with a network). Each block is remembered in a small
- * hash set, so MPI_Free_mem can refuse a pointer it did not hand out
- * instead of corrupting the heap. */
+/* Memory for MPI_Alloc_mem: from the provider when one is registered and
+ * takes the request (blocks the node's peers can map), else plain memory
+ * aligned to a cache line (or more). Each block, of either kind, is
+ * remembered in a small hash set, so MPI_Free_mem can refuse a pointer it
+ * did not hand out instead of corrupting the heap. */
 #include "core/dmpi.h"
 #include <stdlib.h>
 
 static void **set;               /* open addressing, linear probing; NULL = empty */
 static size_t cap, used;
+static const dmpi_mem_provider_t *provider;
+
+void dmpi_mem_set_provider(const dmpi_mem_provider_t *p) { provider = p; }
 
 static size_t slot_of(const void *p)
 {
@@ -41,8 +45,8 @@ int dmpi_mem_alloc(MPI_Aint size, size_t align, void **out)
         return dmpi_err(MPI_ERR_NO_MEM, "MPI_Alloc_mem: cannot allocate %ld bytes", (long)size);
     if (2 * (used + 1) > cap && !grow())
         return dmpi_err(MPI_ERR_NO_MEM, "MPI_Alloc_mem: out of memory");
-    void *p = NULL;
-    if (posix_memalign(&p, align > DMPI_CACHELINE ? align : DMPI_CACHELINE, size ? (size_t)size : 1) != 0)
+    void *p = provider ? provider->alloc((size_t)size, align) : NULL;
+    if (!p && posix_memalign(&p, align > DMPI_CACHELINE ? align : DMPI_CACHELINE, size ? (size_t)size : 1) != 0)
         return dmpi_err(MPI_ERR_NO_MEM, "MPI_Alloc_mem: cannot allocate %ld bytes", (long)size);
     size_t j = slot_of(p);
     while (set[j])
@@ -62,7 +66,8 @@ int dmpi_mem_free(void *p)
         j = (j + 1) & (cap - 1);
     if (!set[j])
         return -1;
-    free(p);
+    if (!provider || !provider->free(p))
+        free(p);
     /* Remove, then move back the entries of the run after it that now
      * sit past a hole on their probe path. */
     set[j] = NULL;

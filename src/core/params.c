@@ -36,6 +36,19 @@ static const param_t table[] = {
      "single-copy messages from this size are copied by both ranks at once, half each (0 = never)"},
     {"CMA_BLOCK_MIN", P_SIZE, "1024", SIZE_ANY, P(cma_block_min),
      "noncontiguous data is read with process_vm_readv only if its blocks average this many bytes; shorter blocks are packed through the queue"},
+    /* default: from 4 KiB the mapped path wins (docs/protocols.md); below, eager ties with it
+     * and lets the sender go on before its receiver arrives */
+    {"SHM_MAPPED_MIN", P_SIZE, "4096", SIZE_ANY, P(shm_mapped_min),
+     "smallest message sent from a mappable MPI_Alloc_mem block (DMPI_ALLOC_MEM_SHARED) that the receiver copies straight out of its mapping of the block, with no copy by the sender and no system call (0 = never; only with DMPI_SHM_PATH=auto)"},
+    /* max: each mapping holds an entry and some address space, nothing more */
+    {"SHM_MAP_CACHE", P_INT, "64", "1", "1000000", P(shm_map_cache),
+     "blocks of its node peers a rank keeps mapped at once for DMPI_SHM_MAPPED_MIN; the least recently used is unmapped first"},
+    {"ALLOC_MEM_SHARED", P_INT, "1", "0", "1", P(alloc_mem_shared),
+     "1: MPI_Alloc_mem blocks of at least DMPI_ALLOC_MEM_SHARED_MIN bytes are memory the rank's node peers can map (memfd), when the node has other ranks and DMPI_SHM_PATH is auto; 0: heap memory"},
+    {"ALLOC_MEM_SHARED_MIN", P_SIZE, "4096", SIZE_ANY, P(alloc_mem_shared_min),
+     "smaller MPI_Alloc_mem blocks come from the heap (a mappable block takes whole pages and a file descriptor)"},
+    {"ALLOC_MEM_SHARED_MAX", P_SIZE, "0", SIZE_ANY, P(alloc_mem_shared_max),
+     "bytes of mappable MPI_Alloc_mem blocks one rank may hold; beyond it blocks come from the heap (0 = half the node's memory shared among its ranks)"},
     /* max: a node's segment holds one queue per local rank */
     {"RING_SIZE", P_SIZE, "0", "0", "1G", P(ring_size),
      "bytes of each rank's inbound shared-memory queue (shared by its local senders), rounded up to a power of two of at least 4 KiB; 0 picks 128 KiB"},

@@ -14,6 +14,11 @@ typedef struct dmpi_params {
     size_t cma_min;           /* CMA_MIN: smallest rendezvous message read with one process_vm_readv */
     size_t cma_split_min;     /* CMA_SPLIT_MIN: from this size both ranks copy half each (0 = never) */
     size_t cma_block_min;     /* CMA_BLOCK_MIN: noncontiguous data goes by cma only with blocks this long on average */
+    size_t shm_mapped_min;    /* SHM_MAPPED_MIN: from this size a send from a mappable block is read from the receiver's mapping (0 = never) */
+    int shm_map_cache;        /* SHM_MAP_CACHE: peers' blocks a rank keeps mapped at once */
+    int alloc_mem_shared;     /* ALLOC_MEM_SHARED: MPI_Alloc_mem gives blocks the node's peers can map (1) or heap memory (0) */
+    size_t alloc_mem_shared_min;  /* ALLOC_MEM_SHARED_MIN: smaller MPI_Alloc_mem blocks come from the heap */
+    size_t alloc_mem_shared_max;  /* ALLOC_MEM_SHARED_MAX: bytes of mappable blocks per rank (0 = half the memory / local ranks) */
     size_t ring_size;         /* RING_SIZE: bytes of each rank's inbound queue (0 = 128 KiB) */
     size_t frag_size;         /* FRAG_SIZE: largest piece of a message in one ring slot */
     int shm_path;             /* SHM_PATH: auto, eager, copy or cma: force one path for every size */

@@ -11,6 +11,7 @@
 typedef struct dmpi_node_peer {
     pid_t pid;
     bool cma_ok;                 /* single copy works with this rank (cleared if a copy ever fails) */
+    bool map_failed;             /* mapping a shareable block failed between us (node/peer_maps.h) */
     int world;
 } dmpi_node_peer_t;
 

@@ -1,11 +1,14 @@
 /* Shared-memory protocols: eager through the receiver's queue (in pieces
- * when large), rendezvous with either a single copy by the receiver (cma) or
- * a pipelined copy through the queue, and the control messages they need.
- * Thresholds and their measurements: docs/protocols.md. */
+ * when large), rendezvous with either a single copy by the receiver (cma,
+ * or a plain copy out of its mapping of the sender's MPI_Alloc_mem block)
+ * or a pipelined copy through the queue, and the control messages they
+ * need. Thresholds and their measurements: docs/protocols.md. */
 #include "tport/shm/shm.h"
 #include "node/cma.h"
 #include "node/node.h"
+#include "node/peer_maps.h"
 #include "node/segment.h"
+#include "node/shareable.h"
 #include "p2p/deliver.h"
 #include "core/params.h"
 #include <errno.h>
@@ -41,7 +44,8 @@ static struct {
     uint64_t queue_size;
     uint32_t frag_payload;       /* largest payload of one queue message */
     int npending;                /* peers with queued sends or control messages */
-} S = {.rx = NO_QUEUE};
+    size_t mapped_min;           /* smallest send named by its shareable block (SIZE_MAX: none) */
+} S = {.rx = NO_QUEUE, .mapped_min = SIZE_MAX};
 
 static inline shm_peer_t *peer_of_world(int world)
 {
@@ -51,6 +55,10 @@ static inline shm_peer_t *peer_of_world(int world)
 static inline int local_of(const shm_peer_t *p) { return (int)(p - peers); }
 static inline pid_t pid_of(const shm_peer_t *p) { return dmpi_node_peers[local_of(p)].pid; }
 static inline bool cma_ok(const shm_peer_t *p) { return dmpi_node_peers[local_of(p)].cma_ok; }
+static inline bool map_ok(const shm_peer_t *p)
+{
+    return cma_ok(p) && !dmpi_node_peers[local_of(p)].map_failed;
+}
 
 static inline uint32_t min_frag(size_t left)
 {
@@ -147,14 +155,30 @@ static bool cma_layout_ok(shm_peer_t *p, const dmpi_dtype_t *dt)
            (dmpi_params.shm_path == DMPI_PATH_CMA || avg_block(dt) >= dmpi_params.cma_block_min);
 }
 
+/* Whether s's data (of at least S.mapped_min bytes: the caller's compare)
+ * lies in one of our shareable blocks (MPI_Alloc_mem memory), for the
+ * receiver to copy straight out of its mapping of the block; ref says
+ * where. Ordinary buffers stop at the range test. */
+static bool mapped_ref(shm_peer_t *p, const dmpi_request_t *s, dmpi_shareable_ref_t *ref)
+{
+    return !s->nc && dmpi_shareable_near(s->buf) && map_ok(p) &&
+           dmpi_shareable_find(s->buf, s->bytes, ref) && shm_map_loc_fits(ref->fd, ref->offset);
+}
+
 /* RTS payload: our buffer's address; for noncontiguous data also the
  * address of our datatype, whose runs the receiver reads to build its
- * iovec list of our buffer. */
+ * iovec list of our buffer. For data in a shareable block: where it lies
+ * in the block, and the block's serial number. */
 static bool push_rts(shm_peer_t *p, dmpi_request_t *s)
 {
     uint64_t arg[2] = {(uint64_t)(uintptr_t)s->buf, 0};
     unsigned flags = cma_ok(p) ? SHM_F_CAN_WRITE : 0;
-    if (s->nc) {
+    dmpi_shareable_ref_t ref;
+    if (DMPI_UNLIKELY(s->bytes >= S.mapped_min) && mapped_ref(p, s, &ref)) {
+        arg[0] = shm_map_loc(ref.fd, ref.offset);
+        arg[1] = ref.serial;
+        flags = SHM_F_MAPPED;
+    } else if (s->nc) {
         bool layout = cma_layout_ok(p, s->dt);
         arg[0] = (uint64_t)(uintptr_t)s->ubuf;
         arg[1] = (uint64_t)(uintptr_t)s->dt;
@@ -257,8 +281,15 @@ static void start_send(dmpi_request_t *s, unsigned stage)
     enqueue_send(p, s);
 }
 
+static void shm_send_rndv(dmpi_request_t *s);
+
 static void shm_send_eager(dmpi_request_t *s)
 {
+    dmpi_shareable_ref_t ref;
+    if (DMPI_UNLIKELY(s->bytes >= S.mapped_min) && mapped_ref(peer_of_world(s->peer), s, &ref)) {
+        shm_send_rndv(s);           /* the receiver copies it: no copy of ours (push_rts finds the block again) */
+        return;
+    }
     s->sync_pending = s->mode == DMPI_MODE_SYNC;
     start_send(s, SHM_STAGE_EAGER);
 }
@@ -274,8 +305,8 @@ static void shm_send_rndv(dmpi_request_t *s)
 static bool shm_send_inline(int local, const dmpi_hdr_t *m, const void *buf, size_t bytes)
 {
     shm_peer_t *p = &peers[local];
-    if (p->sq_head)
-        return false;
+    if (p->sq_head || (DMPI_UNLIKELY(bytes >= S.mapped_min) && dmpi_shareable_near(buf)))
+        return false;               /* the request path looks at the block */
     shm_hdr_t *h = shm_tx_reserve(&p->tx, bytes);
     if (!h)
         return false;
@@ -425,10 +456,38 @@ static bool cma_possible(shm_peer_t *p, dmpi_request_t *r, dmpi_msg_t *m, size_t
     return !r->nc || cma_layout_ok(p, r->dt);
 }
 
+/* The sender's data lies in one of its shareable blocks: copied straight
+ * out of our mapping of it (unpacked if our type is noncontiguous), then
+ * FIN. Never split with the sender (CTS_SPLIT): its system call costs more
+ * than the half copy it saves (docs/protocols.md). A block we cannot map
+ * comes through the queue instead, and the sender is told to name no more
+ * blocks to us. */
+static void read_mapped(shm_peer_t *p, dmpi_request_t *r, dmpi_msg_t *m, size_t n)
+{
+    const char *src = NULL;
+    if (n) {
+        uint64_t loc = m->addr;
+        src = dmpi_peer_map(local_of(p), m->layout, shm_map_loc_fd(loc), shm_map_loc_off(loc), n);
+        if (!src) {
+            r->offset = 0;
+            r->expect = n;
+            send_ctl3(p, SHM_CTS, m->cookie, n, (uint64_t)(uintptr_t)r, 0, SHM_CTS_NO_MAP);
+            return;
+        }
+        dmpi_req_put(r, 0, src, n);
+    }
+    send_ctl(p, SHM_FIN, m->cookie, 0, 0);
+    dmpi_req_complete(r);
+}
+
 static void shm_rndv_matched(dmpi_request_t *r, dmpi_msg_t *m)
 {
     shm_peer_t *p = peer_of_world(m->peer);
     size_t n = r->st_bytes;             /* what fits: set by the matching layer */
+    if (m->tflags & SHM_F_MAPPED) {
+        read_mapped(p, r, m, n);
+        return;
+    }
     bool plain = !r->nc && !(m->tflags & (SHM_F_LAYOUT | SHM_F_PACK_ONLY));
     if (plain && n > 0 && use_cma(p, n) && split_copy(p, r, m, n))
         return;
@@ -469,11 +528,13 @@ static void rx_eager_cont(shm_peer_t *p, const char *payload, uint32_t n)
 }
 
 /* Sender: the receiver asks for bytes [start, len) through the queue
- * (payload: its request, start). */
+ * (payload: its request, start, and whether it could not map our block). */
 static void rx_cts(shm_peer_t *p, shm_hdr_t *h, const char *payload)
 {
-    uint64_t arg[2];
+    uint64_t arg[3];
     memcpy(arg, payload, sizeof arg);
+    if (arg[2] & SHM_CTS_NO_MAP)
+        dmpi_node_peers[local_of(p)].map_failed = true;
     dmpi_request_t *s = (dmpi_request_t *)(uintptr_t)h->cookie;
     shm_req_t *q = shm_req(s);
     q->peer_req = arg[0];
@@ -629,6 +690,15 @@ static int shm_plan(void)
     return 0;
 }
 
+/* Peers map our blocks only where single copy works (the same permission). */
+static bool any_cma_peer(void)
+{
+    for (int i = 0; i < S.nlocal; i++)
+        if (i != S.me && dmpi_node_peers[i].cma_ok)
+            return true;
+    return false;
+}
+
 static int shm_init(void)
 {
     if (S.nlocal < 2)
@@ -660,6 +730,12 @@ static int shm_init(void)
         return -1;
     S.rx = shm_rx_make(queue_of(S.me), S.queue_size);
     bool claim = strcmp(dmpi_params.transport, "tcp") != 0;   /* DMPI_TRANSPORT=tcp: every peer by TCP */
+    /* Blocks peers can map only where this path reads them; a forced path
+     * (DMPI_SHM_PATH) keeps its meaning for every buffer. */
+    S.mapped_min = SIZE_MAX;
+    if (claim && dmpi_params.shm_path == DMPI_PATH_AUTO && dmpi_params.shm_mapped_min && any_cma_peer() &&
+        dmpi_shareable_enable())
+        S.mapped_min = dmpi_params.shm_mapped_min;
     for (int i = 0; i < S.nlocal; i++)
         if (i != S.me) {
             setup_peer(i);
@@ -671,6 +747,9 @@ static int shm_init(void)
                         "cma from %zu bytes, path %d",
                      S.nlocal, (unsigned long long)S.queue_size, S.frag_payload, dmpi_params.eager_limit,
                      dmpi_params.cma_min, dmpi_params.shm_path);
+    if (S.me == 0 && S.mapped_min != SIZE_MAX)
+        dmpi_verbose(1, "shm: sends from MPI_Alloc_mem blocks are read from the receiver's mapping from %zu bytes",
+                     S.mapped_min);
     return 0;
 }
 
@@ -688,6 +767,8 @@ static void shm_finalize(void)
     }
     free(peers);
     peers = NULL;
+    dmpi_peer_maps_finalize();
+    S.mapped_min = SIZE_MAX;
     S.npending = 0;
     S.rx = (shm_rx_t)NO_QUEUE;
 }

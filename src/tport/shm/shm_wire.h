@@ -27,6 +27,7 @@
 #include "p2p/request.h"
 #include <assert.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #define SHM_CELL 64
@@ -34,7 +35,7 @@
 enum shm_kind {
     SHM_EAGER = 1,     /* match header + first piece of the data */
     SHM_EAGER_CONT,    /* next piece of the eager message before it from this sender */
-    SHM_RTS,           /* rendezvous: match header, length, sender buffer address */
+    SHM_RTS,           /* rendezvous: match header, length, sender buffer address (or its place in a mapped block) */
     SHM_CTS,           /* receiver asks for the data through the queue (copy path) */
     SHM_DATA,          /* a piece of rendezvous data, for the receive named in cookie */
     SHM_FIN,           /* receiver has read the data itself (cma): sender may complete */
@@ -49,7 +50,25 @@ enum {
     SHM_F_CAN_WRITE = 2,  /* RTS: the sender may write into the receiver (cma verified) */
     SHM_F_LAYOUT = 4,     /* RTS: noncontiguous data; payload: base address, address of its datatype */
     SHM_F_PACK_ONLY = 8,  /* RTS: noncontiguous data to be sent through the queue only */
+    SHM_F_MAPPED = 16,    /* RTS: the data lies in a block the receiver can map (node/shareable.h);
+                           * payload: shm_map_loc of it, the block's serial number */
 };
+
+/* A MAPPED RTS's first payload word: the block's file descriptor in the
+ * sender above the data's offset in the block. */
+#define SHM_MAP_OFF_BITS 40
+static inline bool shm_map_loc_fits(int fd, uint64_t off)
+{
+    return fd >= 0 && (uint64_t)fd < ((uint64_t)1 << (64 - SHM_MAP_OFF_BITS)) &&
+           off < ((uint64_t)1 << SHM_MAP_OFF_BITS);
+}
+static inline uint64_t shm_map_loc(int fd, uint64_t off) { return (uint64_t)fd << SHM_MAP_OFF_BITS | off; }
+static inline int shm_map_loc_fd(uint64_t loc) { return (int)(loc >> SHM_MAP_OFF_BITS); }
+static inline uint64_t shm_map_loc_off(uint64_t loc) { return loc & (((uint64_t)1 << SHM_MAP_OFF_BITS) - 1); }
+
+/* CTS, third argument: the receiver could not map the sender's block; the
+ * sender names no more blocks to it. */
+#define SHM_CTS_NO_MAP 1
 
 /* Lap tags: neither is 0 (a zeroed cell) and they differ from each other. */
 #define SHM_TAG_EVEN 0x5au
@@ -70,7 +89,7 @@ typedef struct shm_hdr {
 static_assert(sizeof(shm_hdr_t) == SHM_HDR_BYTES, "shm header layout");
 static_assert(SHM_HDR_BYTES + 24 == SHM_CELL, "first cell carries 24 bytes of payload");
 static_assert(SHM_FRAG_MAX - SHM_HDR_BYTES <= SHM_MAX_PIECE, "a piece's bytes fit the word");
-static_assert(SHM_WRAP < 256 && SHM_F_PACK_ONLY < 256, "kind and flags take a byte each");
+static_assert(SHM_WRAP < 256 && SHM_F_MAPPED < 256, "kind and flags take a byte each");
 
 /* The tag of the lap that absolute position pos lies in (size: a power of two). */
 static inline unsigned shm_lap_tag(uint64_t pos, uint64_t size) { return pos & size ? SHM_TAG_ODD : SHM_TAG_EVEN; }
