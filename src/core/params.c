@@ -36,10 +36,11 @@ static const param_t table[] = {
      "single-copy messages from this size are copied by both ranks at once, half each (0 = never)"},
     {"CMA_BLOCK_MIN", P_SIZE, "1024", SIZE_ANY, P(cma_block_min),
      "noncontiguous data is read with process_vm_readv only if its blocks average this many bytes; shorter blocks are packed through the queue"},
-    /* default: from 4 KiB the mapped path wins (docs/protocols.md); below, eager ties with it
-     * and lets the sender go on before its receiver arrives */
-    {"SHM_MAPPED_MIN", P_SIZE, "4096", SIZE_ANY, P(shm_mapped_min),
-     "smallest message sent from a mappable MPI_Alloc_mem block (DMPI_ALLOC_MEM_SHARED) that the receiver copies straight out of its mapping of the block, with no copy by the sender and no system call (0 = never; only with DMPI_SHM_PATH=auto)"},
+    /* default: just above the default eager limit. From 4 KiB the mapped path wins
+     * (docs/protocols.md), but below the eager limit it would make a blocking send
+     * wait for its receiver, and programs that send head to head would hang */
+    {"SHM_MAPPED_MIN", P_SIZE, "8193", SIZE_ANY, P(shm_mapped_min),
+     "smallest message sent from a mappable MPI_Alloc_mem block (DMPI_ALLOC_MEM_SHARED) that the receiver copies straight out of its mapping of the block, with no copy by the sender and no system call (0 = never; only with DMPI_SHM_PATH=auto); below DMPI_EAGER_LIMIT such a send no longer completes before its receive is posted"},
     /* max: each mapping holds an entry and some address space, nothing more */
     {"SHM_MAP_CACHE", P_INT, "64", "1", "1000000", P(shm_map_cache),
      "blocks of its node peers a rank keeps mapped at once for DMPI_SHM_MAPPED_MIN; the least recently used is unmapped first"},

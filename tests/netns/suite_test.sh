@@ -3,7 +3,7 @@
 # (tests/netns/hosts), runs part of the MPI test suite across them, and
 # removes the hosts. Skipped (not failed) where namespaces cannot be made.
 #   suite_test.sh BUILD_DIR dmpi    our mpiexec (a proxy per host): point-to-
-#                                   point, communicators, collectives at
+#                                   point, communicators, collectives, one-sided at
 #                                   3 hosts x 2 ranks, then 1 rank per host
 #   suite_test.sh BUILD_DIR hydra   MPICH's Hydra: a few programs, 2 per host
 set -u
@@ -15,7 +15,7 @@ case $which in
 dmpi)
     launcher=$here/mpiexec-dmpi
     export DMPI_MPIEXEC=$build/bin/mpiexec
-    wide='^(pingpong|ordering|anysource|probe|cancel|ssend|truncate|dtype_p2p|comm|intercomm|coll_barrier|coll_bcast|coll_allreduce|coll_alltoallv|coll_reduce_scatter|coll_node) [0-9]+$'
+    wide='^(pingpong|ordering|anysource|probe|cancel|ssend|truncate|dtype_p2p|comm|intercomm|coll_barrier|coll_bcast|coll_allreduce|coll_alltoallv|coll_reduce_scatter|coll_node|rma_put_get|rma_acc|rma_win|rma_shared) [0-9]+$'
     narrow='^(pingpong|anysource|coll_allreduce|coll_alltoallv) [0-9]+$'
     ;;
 hydra)
