@@ -196,26 +196,39 @@ static int type_mismatch(const char *fn, size_t ob, size_t tb)
                     "signatures must match", fn, (unsigned long)ob, (unsigned long)tb);
 }
 
+/* Put (write) or Get: the checks, then the data moved at once if this rank
+ * reaches the target memory (*done); otherwise the caller sends a command. */
+static int move_direct(struct rma_state *st, const char *fn, bool write, void *obuf, int ocount, dmpi_dtype_t *odt,
+                       int target, MPI_Aint tdisp, int tcount, dmpi_dtype_t *tdt, bool request, target_ref_t *t,
+                       bool *done)
+{
+    int err;
+    if ((err = rma_check_access(st, target, fn, request)) || (err = resolve(st, fn, target, tdisp, tcount, tdt, t)))
+        return err;
+    size_t ob = (size_t)ocount * odt->size;
+    if (ob != t->bytes)
+        return type_mismatch(fn, ob, t->bytes);
+    char *mem = t->bytes ? addressable(st, t, false) : NULL;
+    int local = mem || !t->bytes ? -1 : cma_peer(st, target);
+    *done = mem || !t->bytes || (local >= 0 && cma_move(st, local, t, odt, obuf, write));
+    if (mem && write)
+        rma_copy_typed(obuf, ocount, odt, mem, tcount, tdt);
+    else if (mem)
+        rma_copy_typed(mem, tcount, tdt, obuf, ocount, odt);
+    return MPI_SUCCESS;
+}
+
 int dmpi_rma_put(const void *obuf, int ocount, dmpi_dtype_t *odt, int target, MPI_Aint tdisp, int tcount,
                  dmpi_dtype_t *tdt, dmpi_win_t *w, dmpi_request_t **req)
 {
     const char *fn = req ? "MPI_Rput" : "MPI_Put";
     struct rma_state *st = w->st;
     target_ref_t t;
-    int err;
-    if ((err = rma_check_access(st, target, fn, req != NULL)) ||
-        (err = resolve(st, fn, target, tdisp, tcount, tdt, &t)))
-        return err;
-    size_t ob = (size_t)ocount * odt->size;
-    if (ob != t.bytes)
-        return type_mismatch(fn, ob, t.bytes);
-    char *mem = t.bytes ? addressable(st, &t, false) : NULL;
-    int local = mem || !t.bytes ? -1 : cma_peer(st, target);
-    if (mem || !t.bytes || (local >= 0 && cma_move(st, local, &t, odt, (void *)obuf, true))) {
-        if (mem)
-            rma_copy_typed(obuf, ocount, odt, mem, tcount, tdt);
-        return make_request(req, NULL);
-    }
+    bool done;
+    int err = move_direct(st, fn, true, (void *)obuf, ocount, odt, target, tdisp, tcount, tdt, req != NULL, &t,
+                          &done);
+    if (err != MPI_SUCCESS || done)
+        return err != MPI_SUCCESS ? err : make_request(req, NULL);
     rma_pend_t *p = rma_pend_new(st, target);
     if (!p)
         return no_mem(fn);
@@ -234,20 +247,10 @@ int dmpi_rma_get(void *obuf, int ocount, dmpi_dtype_t *odt, int target, MPI_Aint
     const char *fn = req ? "MPI_Rget" : "MPI_Get";
     struct rma_state *st = w->st;
     target_ref_t t;
-    int err;
-    if ((err = rma_check_access(st, target, fn, req != NULL)) ||
-        (err = resolve(st, fn, target, tdisp, tcount, tdt, &t)))
-        return err;
-    size_t ob = (size_t)ocount * odt->size;
-    if (ob != t.bytes)
-        return type_mismatch(fn, ob, t.bytes);
-    char *mem = t.bytes ? addressable(st, &t, false) : NULL;
-    int local = mem || !t.bytes ? -1 : cma_peer(st, target);
-    if (mem || !t.bytes || (local >= 0 && cma_move(st, local, &t, odt, obuf, false))) {
-        if (mem)
-            rma_copy_typed(mem, tcount, tdt, obuf, ocount, odt);
-        return make_request(req, NULL);
-    }
+    bool done;
+    int err = move_direct(st, fn, false, obuf, ocount, odt, target, tdisp, tcount, tdt, req != NULL, &t, &done);
+    if (err != MPI_SUCCESS || done)
+        return err != MPI_SUCCESS ? err : make_request(req, NULL);
     rma_pend_t *p = rma_pend_new(st, target);
     if (!p)
         return no_mem(fn);

@@ -80,20 +80,20 @@ static int leave_fence(struct rma_state *st, const char *fn)
     return MPI_SUCCESS;
 }
 
-/* Remote completion at the targets (target -1: every one) written since
- * their last acknowledgement: the FLUSHes go out together. */
-static int flush_remote(struct rma_state *st, int target)
+/* One acknowledged command to each target in [lo, hi) (all but this rank;
+ * with only_dirty, those written since their last acknowledgement), sent
+ * together, then every answer awaited; the first error. */
+static int ack_each(struct rma_state *st, int lo, int hi, int kind, int type, bool only_dirty)
 {
-    int err = rma_pend_wait(st, target);
-    int lo = target < 0 ? 0 : target, hi = target < 0 ? st->size : target + 1, n = 0;
     rma_pend_t **acks = calloc((size_t)(hi - lo), sizeof *acks);
     if (!acks)
         return dmpi_err(MPI_ERR_NO_MEM, "one-sided synchronisation: out of memory");
+    int err = MPI_SUCCESS, n = 0;
     for (int t = lo; t < hi; t++) {
-        if (!st->dirty[t])
+        if (only_dirty ? !st->dirty[t] : t == st->rank)
             continue;
         st->dirty[t] = 0;
-        int e = rma_am_sync_start(st, t, AM_FLUSH, 0, true, &acks[n]);
+        int e = rma_am_sync_start(st, t, kind, type, true, &acks[n]);
         if (e == MPI_SUCCESS)
             n++;
         else if (err == MPI_SUCCESS)
@@ -106,6 +106,16 @@ static int flush_remote(struct rma_state *st, int target)
     }
     free(acks);
     return err;
+}
+
+/* Remote completion at the targets (target -1: every one) written since
+ * their last acknowledgement. */
+static int flush_remote(struct rma_state *st, int target)
+{
+    int err = rma_pend_wait(st, target);
+    int e = target < 0 ? ack_each(st, 0, st->size, AM_FLUSH, 0, true)
+                       : ack_each(st, target, target + 1, AM_FLUSH, 0, true);
+    return err != MPI_SUCCESS ? err : e;
 }
 
 /* ---- fence -------------------------------------------------------------- */
@@ -342,31 +352,6 @@ int dmpi_win_unlock(int rank, dmpi_win_t *w)
     return err != MPI_SUCCESS ? err : e;
 }
 
-/* The same command with acknowledgement to every other rank, together. */
-static int to_all(struct rma_state *st, int kind, int type)
-{
-    rma_pend_t **acks = calloc((size_t)st->size, sizeof *acks);
-    if (!acks)
-        return dmpi_err(MPI_ERR_NO_MEM, "one-sided synchronisation: out of memory");
-    int err = MPI_SUCCESS, n = 0;
-    for (int t = 0; t < st->size; t++) {
-        if (t == st->rank)
-            continue;
-        int e = rma_am_sync_start(st, t, kind, type, true, &acks[n]);
-        if (e == MPI_SUCCESS)
-            n++;
-        else if (err == MPI_SUCCESS)
-            err = e;
-    }
-    for (int i = 0; i < n; i++) {
-        int e = rma_am_sync_finish(st, acks[i]);
-        if (err == MPI_SUCCESS)
-            err = e;
-    }
-    free(acks);
-    return err;
-}
-
 int dmpi_win_lock_all(int assert, dmpi_win_t *w)
 {
     (void)assert;
@@ -386,7 +371,7 @@ int dmpi_win_lock_all(int assert, dmpi_win_t *w)
         return MPI_SUCCESS;
     }
     lock_self(st, MPI_LOCK_SHARED);
-    if ((err = to_all(st, AM_LOCK, MPI_LOCK_SHARED)) != MPI_SUCCESS) {
+    if ((err = ack_each(st, 0, st->size, AM_LOCK, MPI_LOCK_SHARED, false)) != MPI_SUCCESS) {
         rma_lock_release(st, st->rank);
         return err;
     }
@@ -407,7 +392,7 @@ int dmpi_win_unlock_all(dmpi_win_t *w)
         st->lock_all = false;
         return err != MPI_SUCCESS ? err : e;
     }
-    e = to_all(st, AM_UNLOCK, 0);
+    e = ack_each(st, 0, st->size, AM_UNLOCK, 0, false);
     rma_lock_release(st, st->rank);
     memset(st->dirty, 0, (size_t)st->size);
     st->lock_all = false;
