@@ -147,6 +147,7 @@ struct rma_state {
     int *post_group;             /* the exposure group of Win_post, or NULL */
     int post_n;
     int in_progress;             /* the hook is running (no re-entry) */
+    unsigned flush_polls;        /* flushes so far (each 64th serves commands on a node's window) */
 };
 
 /* ---- am.c ------------------------------------------------------------------ */
