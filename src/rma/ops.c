@@ -271,20 +271,25 @@ int dmpi_rma_get(void *obuf, int ocount, dmpi_dtype_t *odt, int target, MPI_Aint
 static int acc_here(char *mem, const void *obuf, int ocount, dmpi_dtype_t *odt, void *rbuf, int rcount,
                     dmpi_dtype_t *rdt, const target_ref_t *t, dmpi_op_t *op, const char *fn)
 {
-    void *in = NULL, *old = NULL;
-    if (op->kind != DMPI_OP_NO_OP && t->bytes && !(in = malloc(t->bytes)))
-        return no_mem(fn);
-    if (rbuf && t->bytes && !(old = malloc(t->bytes))) {
-        free(in);
+    /* Contiguous origin and result buffers are used in place (Fetch_and_op:
+     * no copy, no allocation); others go through packed copies. */
+    bool pack_in = op->kind != DMPI_OP_NO_OP && !odt->contig, pack_old = rbuf && !rdt->contig;
+    void *in = op->kind == DMPI_OP_NO_OP ? NULL : (char *)obuf + odt->true_lb;
+    void *old = rbuf ? (char *)rbuf + rdt->true_lb : NULL;
+    if ((pack_in && !(in = malloc(t->bytes))) || (pack_old && !(old = malloc(t->bytes)))) {
+        if (pack_in)
+            free(in);
         return no_mem(fn);
     }
-    if (in)
+    if (pack_in)
         dmpi_dtype_pack(odt, (size_t)ocount, obuf, in);
     rma_apply(op, t->dt->basic, t->dt, (size_t)t->count, mem, in, old);
-    if (old)
+    if (pack_old)
         dmpi_dtype_unpack(rdt, (size_t)rcount, old, rbuf, t->bytes);
-    free(in);
-    free(old);
+    if (pack_in)
+        free(in);
+    if (pack_old)
+        free(old);
     return MPI_SUCCESS;
 }
 

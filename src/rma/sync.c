@@ -113,8 +113,10 @@ static int ack_each(struct rma_state *st, int lo, int hi, int kind, int type, bo
 static int flush_remote(struct rma_state *st, int target)
 {
     int err = rma_pend_wait(st, target);
-    int e = target < 0 ? ack_each(st, 0, st->size, AM_FLUSH, 0, true)
-                       : ack_each(st, target, target + 1, AM_FLUSH, 0, true);
+    int lo = target < 0 ? 0 : target, hi = target < 0 ? st->size : target + 1;
+    if (!memchr(st->dirty + lo, 1, (size_t)(hi - lo)))
+        return err;                 /* nothing unacknowledged (always so on a node's window) */
+    int e = ack_each(st, lo, hi, AM_FLUSH, 0, true);
     return err != MPI_SUCCESS ? err : e;
 }
 
