@@ -24,8 +24,9 @@ static int check_transfer(const char *fn, const void *obuf, int ocount, MPI_Data
     return MPI_SUCCESS;
 }
 
-static int put(const char *fn, const void *obuf, int ocount, MPI_Datatype otype, int target, MPI_Aint tdisp,
-               int tcount, MPI_Datatype ttype, MPI_Win win, bool rform, MPI_Request *request)
+/* Put (write) or Get, and their R forms. */
+static int transfer(const char *fn, bool write, void *obuf, int ocount, MPI_Datatype otype, int target,
+                    MPI_Aint tdisp, int tcount, MPI_Datatype ttype, MPI_Win win, bool rform, MPI_Request *request)
 {
     dmpi_win_t *w = NULL;
     dmpi_dtype_t *odt, *tdt;
@@ -36,23 +37,8 @@ static int put(const char *fn, const void *obuf, int ocount, MPI_Datatype otype,
         return dmpi_api_win_error(w, fn, err);
     if (target == MPI_PROC_NULL)
         return dmpi_rma_proc_null(fn, w, rform ? request : NULL);
-    err = dmpi_rma_put(obuf, ocount, odt, target, tdisp, tcount, tdt, w, rform ? &r : NULL);
-    return dmpi_rma_return(fn, w, err, r, request);
-}
-
-static int get(const char *fn, void *obuf, int ocount, MPI_Datatype otype, int target, MPI_Aint tdisp, int tcount,
-               MPI_Datatype ttype, MPI_Win win, bool rform, MPI_Request *request)
-{
-    dmpi_win_t *w = NULL;
-    dmpi_dtype_t *odt, *tdt;
-    dmpi_request_t *r = NULL;
-    int err;
-    if ((err = check_transfer(fn, obuf, ocount, otype, target, tdisp, tcount, ttype, win, rform, request, &w, &odt,
-                              &tdt)))
-        return dmpi_api_win_error(w, fn, err);
-    if (target == MPI_PROC_NULL)
-        return dmpi_rma_proc_null(fn, w, rform ? request : NULL);
-    err = dmpi_rma_get(obuf, ocount, odt, target, tdisp, tcount, tdt, w, rform ? &r : NULL);
+    err = write ? dmpi_rma_put(obuf, ocount, odt, target, tdisp, tcount, tdt, w, rform ? &r : NULL)
+                : dmpi_rma_get(obuf, ocount, odt, target, tdisp, tcount, tdt, w, rform ? &r : NULL);
     return dmpi_rma_return(fn, w, err, r, request);
 }
 
@@ -60,16 +46,16 @@ int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_data
              MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
     DMPI_API_ENTER;
-    return put("MPI_Put", origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
-               target_datatype, win, false, NULL);
+    return transfer("MPI_Put", true, (void *)origin_addr, origin_count, origin_datatype, target_rank,
+                    target_disp, target_count, target_datatype, win, false, NULL);
 }
 
 int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
              MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
     DMPI_API_ENTER;
-    return get("MPI_Get", origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
-               target_datatype, win, false, NULL);
+    return transfer("MPI_Get", false, origin_addr, origin_count, origin_datatype, target_rank,
+                    target_disp, target_count, target_datatype, win, false, NULL);
 }
 
 int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
@@ -77,8 +63,8 @@ int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_dat
               MPI_Request *request)
 {
     DMPI_API_ENTER;
-    return put("MPI_Rput", origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
-               target_datatype, win, true, request);
+    return transfer("MPI_Rput", true, (void *)origin_addr, origin_count, origin_datatype, target_rank,
+                    target_disp, target_count, target_datatype, win, true, request);
 }
 
 int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
@@ -86,6 +72,6 @@ int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
               MPI_Request *request)
 {
     DMPI_API_ENTER;
-    return get("MPI_Rget", origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
-               target_datatype, win, true, request);
+    return transfer("MPI_Rget", false, origin_addr, origin_count, origin_datatype, target_rank,
+                    target_disp, target_count, target_datatype, win, true, request);
 }

@@ -49,16 +49,18 @@ void rma_am_close(struct rma_state *st)
     st->cmd_buf = NULL;
 }
 
-int rma_am_send(struct rma_state *st, int target, const am_cmd_t *cmd, const void *inl, const void *xbuf,
-                int xcount, dmpi_dtype_t *xdt, rma_pend_t *p)
+char *rma_am_msg(const am_cmd_t *cmd)
 {
-    size_t n = sizeof *cmd + cmd->inline_bytes;
-    char *msg = malloc(n);
-    if (!msg)
-        return dmpi_err(MPI_ERR_NO_MEM, "one-sided communication: out of memory for a command");
-    memcpy(msg, cmd, sizeof *cmd);
-    if (cmd->inline_bytes)
-        memcpy(msg + sizeof *cmd, inl, cmd->inline_bytes);
+    char *msg = malloc(sizeof *cmd + cmd->inline_bytes);
+    if (msg)
+        memcpy(msg, cmd, sizeof *cmd);
+    return msg;
+}
+
+int rma_am_send(struct rma_state *st, int target, char *msg, const void *xbuf, int xcount, dmpi_dtype_t *xdt,
+                rma_pend_t *p)
+{
+    size_t n = sizeof(am_cmd_t) + ((const am_cmd_t *)msg)->inline_bytes;
     p->tmp2 = msg;
     dmpi_comm_t *c = st->win->comm;
     int err = dmpi_isend(msg, (int)n, bytes_t(), target, RMA_TAG_CMD, c, DMPI_MODE_STANDARD, &p->parts[p->nparts]);
@@ -92,8 +94,11 @@ int rma_am_sync_start(struct rma_state *st, int target, int kind, int lock_type,
                 p->nparts++;
         }
     }
+    char *msg = err == MPI_SUCCESS ? rma_am_msg(&c) : NULL;
+    if (err == MPI_SUCCESS && !msg)
+        err = dmpi_err(MPI_ERR_NO_MEM, "one-sided communication: out of memory for a command");
     if (err == MPI_SUCCESS)
-        err = rma_am_send(st, target, &c, NULL, NULL, 0, NULL, p);
+        err = rma_am_send(st, target, msg, NULL, 0, NULL, p);
     if (err != MPI_SUCCESS) {
         rma_pend_add(st, p);        /* what started finishes in the background */
         return err;
@@ -105,19 +110,12 @@ int rma_am_sync_start(struct rma_state *st, int target, int kind, int lock_type,
     return MPI_SUCCESS;
 }
 
-static bool parts_done(void *arg)
-{
-    rma_pend_t *p = arg;
-    for (int i = 0; i < p->nparts; i++)
-        if (!p->parts[i]->done)
-            return false;
-    return true;
-}
+static bool parts_done(void *arg) { return rma_pend_done(arg); }
 
 int rma_am_sync_finish(struct rma_state *st, rma_pend_t *p)
 {
     (void)st;
-    if (!parts_done(p))
+    if (!rma_pend_done(p))
         dmpi_progress_until(parts_done, p);
     int err = ((am_ack_t *)p->tmp)->err;
     for (int i = 0; i < p->nparts && err == MPI_SUCCESS; i++)
@@ -147,9 +145,7 @@ static void reply(struct rma_state *st, int origin, int tag, const void *buf, si
 
 static void ack(struct rma_state *st, int origin, int tag)
 {
-    am_ack_t *a = calloc(1, sizeof *a);
-    if (!a)
-        dmpi_fatal("one-sided communication: out of memory");
+    am_ack_t *a = rma_must_alloc(sizeof *a);
     a->err = st->err_for[origin];
     st->err_for[origin] = MPI_SUCCESS;
     reply(st, origin, tag, a, sizeof *a, a);
@@ -163,10 +159,7 @@ static void note_error(struct rma_state *st, int origin, int err)
 
 /* Where the runs and the payload of a command message lie. */
 static const dmpi_run_t *cmd_runs(const am_cmd_t *c) { return (const dmpi_run_t *)(c + 1); }
-static const char *cmd_payload(const am_cmd_t *c)
-{
-    return (const char *)(c + 1) + (c->tdt == MPI_DATATYPE_NULL ? (size_t)c->nruns * sizeof(dmpi_run_t) : 0);
-}
+static const char *cmd_payload(const am_cmd_t *c) { return (const char *)(c + 1) + am_runs_bytes(c); }
 
 /* The target memory of c, or NULL after noting the error for origin. */
 static char *target_mem(struct rma_state *st, int origin, const am_cmd_t *c)
@@ -191,9 +184,7 @@ static void exec_get(struct rma_state *st, int origin, const am_cmd_t *c, bool a
         reply(st, origin, c->reply_tag, mem + lay.true_lb, c->bytes, NULL);
         return;
     }
-    char *out = malloc(c->bytes ? c->bytes : 1);
-    if (!out)
-        dmpi_fatal("one-sided communication: out of memory for %lu bytes", (unsigned long)c->bytes);
+    char *out = rma_must_alloc(c->bytes);
     if (acc) {
         dmpi_op_t *op = dmpi_op_get(c->op);
         rma_acc_lock(st, st->rank);
@@ -208,18 +199,14 @@ static void exec_cas(struct rma_state *st, int origin, const am_cmd_t *c)
 {
     char *mem = target_mem(st, origin, c);
     size_t n = c->size;
-    char *old = malloc(n ? n : 1);
-    if (!old)
-        dmpi_fatal("one-sided communication: out of memory");
+    char *old = rma_must_alloc(n);
     if (!mem) {
         reply(st, origin, c->reply_tag, old, 0, old);
         return;
     }
-    const char *in = cmd_payload(c);
+    const char *in = cmd_payload(c);     /* the new value, then the one to compare with */
     rma_acc_lock(st, st->rank);
-    memcpy(old, mem, n);
-    if (memcmp(mem, in + n, n) == 0)
-        memcpy(mem, in, n);
+    rma_cas(mem, in, in + n, old, n);
     rma_acc_unlock(st, st->rank);
     reply(st, origin, c->reply_tag, old, n, old);
 }
@@ -276,37 +263,33 @@ static bool exec(struct rma_state *st, int origin, const am_cmd_t *c, bool direc
     return true;
 }
 
-/* A put of contiguous target data lands straight in the window. */
-static bool lands_in_place(const am_cmd_t *c)
+/* A put of contiguous target data whose data all follows lands straight in the window. */
+static bool lands_in_place(const am_cmd_t *c, const dmpi_dtype_t *lay)
 {
-    if (c->kind != AM_PUT || !c->runs_inline || c->inline_bytes > (c->tdt == MPI_DATATYPE_NULL ?
-                                                                   (size_t)c->nruns * sizeof(dmpi_run_t) : 0))
-        return false;
-    return c->tdt == MPI_DATATYPE_NULL ? c->nruns == 0 : dmpi_dtype_get(c->tdt)->contig;
+    return c->kind == AM_PUT && c->runs_inline && c->inline_bytes <= am_runs_bytes(c) && lay->contig;
 }
 
 static void enqueue(struct rma_state *st, int origin, const char *msg, size_t n)
 {
     const am_cmd_t *c = (const am_cmd_t *)msg;
-    rma_in_t *in = calloc(1, sizeof *in);
-    bool direct = c->extra_bytes && lands_in_place(c);
-    size_t keep = n + (direct ? 0 : c->extra_bytes);
-    if (!in || !(in->msg = malloc(keep ? keep : 1)))
-        dmpi_fatal("one-sided communication: out of memory for a command of rank %d", origin);
+    dmpi_dtype_t lay;
+    if (c->runs_inline)
+        rma_layout(c, cmd_runs(c), &lay);
+    bool direct = c->extra_bytes && c->runs_inline && lands_in_place(c, &lay);
+    rma_in_t *in = rma_must_alloc(sizeof *in);
+    *in = (rma_in_t){.origin = origin, .msg = rma_must_alloc(n + (direct ? 0 : c->extra_bytes))};
     memcpy(in->msg, msg, n);
-    in->origin = origin;
     if (c->extra_bytes) {
         void *dst = in->msg + n;
         int err = MPI_SUCCESS;
         if (direct) {
             char *mem = rma_target_mem(st, c->addr, c->lo, c->span, &err);
             if (mem)
-                dst = mem + (c->tdt == MPI_DATATYPE_NULL ? c->true_lb : dmpi_dtype_get(c->tdt)->true_lb);
+                dst = mem + lay.true_lb;
             else {
                 note_error(st, origin, err);    /* the data is drained into a buffer of its own */
                 free(in->msg);
-                if (!(in->msg = malloc(n + c->extra_bytes)))
-                    dmpi_fatal("one-sided communication: out of memory");
+                in->msg = rma_must_alloc(n + c->extra_bytes);
                 memcpy(in->msg, msg, n);
                 dst = in->msg + n;
             }
@@ -360,19 +343,6 @@ static int run_waiting(struct rma_state *st)
     return did;
 }
 
-static void reap_replies(struct rma_state *st)
-{
-    rma_pend_t **pp = &st->replies;
-    while (*pp) {
-        rma_pend_t *p = *pp;
-        if (p->parts[0]->done) {
-            *pp = p->next;
-            rma_pend_free(p);
-        } else
-            pp = &p->next;
-    }
-}
-
 static int window_progress(struct rma_state *st)
 {
     int did = 0;
@@ -393,7 +363,7 @@ static int window_progress(struct rma_state *st)
     if (st->pend)
         rma_pend_reap(st);
     if (st->replies)
-        reap_replies(st);
+        rma_pend_reap_list(&st->replies);   /* a failed reply cannot be reported here */
     return did;
 }
 

@@ -57,9 +57,7 @@ void rma_layout(const am_cmd_t *cmd, const dmpi_run_t *runs, dmpi_dtype_t *tmp)
     tmp->basic = cmd->basic;
 }
 
-/* Out of memory in the middle of an operation someone else started: no
- * caller to return an error to. */
-static void *must_alloc(size_t n)
+void *rma_must_alloc(size_t n)
 {
     void *p = malloc(n ? n : 1);
     if (!p)
@@ -76,7 +74,7 @@ void rma_apply_packed(dmpi_op_t *op, MPI_Datatype basic, const void *in, void *i
         return;
     }
     /* A pair type with a gap (MPI_DOUBLE_INT ...): the op works on its layout. */
-    char *a = must_alloc(n * (size_t)bdt->extent), *b = must_alloc(n * (size_t)bdt->extent);
+    char *a = rma_must_alloc(n * (size_t)bdt->extent), *b = rma_must_alloc(n * (size_t)bdt->extent);
     dmpi_dtype_unpack(bdt, n, in, b, bytes);
     dmpi_dtype_unpack(bdt, n, inout, a, bytes);
     dmpi_op_apply(op, b, a, n, bdt);
@@ -91,7 +89,7 @@ void rma_apply(dmpi_op_t *op, MPI_Datatype basic, const dmpi_dtype_t *tdt, size_
     dmpi_dtype_t *bdt = dmpi_dtype_get(basic);
     size_t total = count * tdt->size, done = 0;
     if (!bdt->contig) {
-        char *cur = must_alloc(total);
+        char *cur = rma_must_alloc(total);
         dmpi_dtype_pack_range(tdt, base, 0, total, cur);
         if (old)
             memcpy(old, cur, total);
@@ -118,6 +116,13 @@ void rma_apply(dmpi_op_t *op, MPI_Datatype basic, const dmpi_dtype_t *tdt, size_
             break;
         done += covered;
     }
+}
+
+void rma_cas(char *mem, const void *in, const void *cmp, void *old, size_t n)
+{
+    memcpy(old, mem, n);
+    if (memcmp(mem, cmp, n) == 0)
+        memcpy(mem, in, n);
 }
 
 bool rma_lock_try(struct rma_state *st, int origin, int type)
@@ -158,7 +163,7 @@ void rma_copy_typed(const void *src, int scount, const dmpi_dtype_t *sdt, void *
             memmove(d, s, n);
         return;
     }
-    char *tmp = must_alloc(n);
+    char *tmp = rma_must_alloc(n);
     dmpi_dtype_pack(sdt, (size_t)scount, src, tmp);
     dmpi_dtype_unpack_range(ddt, dst, 0, n, tmp);
     free(tmp);

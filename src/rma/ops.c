@@ -112,11 +112,6 @@ static void describe_target(am_cmd_t *c, const target_ref_t *t)
     c->nruns = dt->predefined || dt->contig ? 0 : dt->nruns;
 }
 
-static size_t runs_bytes(const am_cmd_t *c)
-{
-    return c->tdt == MPI_DATATYPE_NULL ? (size_t)c->nruns * sizeof(dmpi_run_t) : 0;
-}
-
 static int no_mem(const char *fn) { return dmpi_err(MPI_ERR_NO_MEM, "%s: out of memory", fn); }
 
 /* Sends command c (layout described) with payload: ocount of odt at obuf
@@ -125,43 +120,46 @@ static int no_mem(const char *fn) { return dmpi_err(MPI_ERR_NO_MEM, "%s: out of 
 static int send_cmd(struct rma_state *st, const char *fn, am_cmd_t *c, const target_ref_t *t, const void *obuf,
                     int ocount, dmpi_dtype_t *odt, const void *obuf2, rma_pend_t *p)
 {
-    size_t rb = runs_bytes(c), pb = obuf ? (size_t)ocount * odt->size : 0, pb2 = obuf2 ? pb : 0;
-    const void *runs = t->dt->runs;
-    if (rb + pb + pb2 <= AM_INLINE_MAX) {
-        char *inl = malloc(rb + pb + pb2 + 1);
-        if (!inl)
-            return no_mem(fn);
-        memcpy(inl, runs, rb);
-        if (pb)
-            dmpi_dtype_pack(odt, (size_t)ocount, obuf, inl + rb);
-        if (pb2)
-            dmpi_dtype_pack(odt, (size_t)ocount, obuf2, inl + rb + pb);
-        c->runs_inline = 1;
+    size_t rb = am_runs_bytes(c), pb = obuf ? (size_t)ocount * odt->size : 0, pb2 = obuf2 ? pb : 0;
+    const void *xbuf = NULL;
+    int xcount = 0;
+    dmpi_dtype_t *xdt = NULL;
+    if (rb + pb + pb2 <= AM_INLINE_MAX)
         c->inline_bytes = rb + pb + pb2;
-        int err = rma_am_send(st, t->rank, c, inl, NULL, 0, NULL, p);
-        free(inl);
-        return err;
-    }
-    if (rb + pb > INT_MAX)
+    else if (rb + pb > INT_MAX)
         return dmpi_err(MPI_ERR_COUNT, "%s: a one-sided operation moves at most %d bytes at a time (this one: %lu)",
                         fn, INT_MAX, (unsigned long)(rb + pb));
-    if (rb <= AM_INLINE_MAX) {      /* the data follows from the origin buffer */
-        c->runs_inline = 1;
+    else if (rb <= AM_INLINE_MAX) {     /* the data follows from the origin buffer */
         c->inline_bytes = rb;
         c->extra_bytes = pb;
-        return rma_am_send(st, t->rank, c, runs, obuf, ocount, odt, p);
+        xbuf = obuf;
+        xcount = ocount;
+        xdt = odt;
+    } else {                            /* a layout too long to ride inline: all in one data message */
+        char *all = malloc(rb + pb);
+        if (!all)
+            return no_mem(fn);
+        memcpy(all, t->dt->runs, rb);
+        if (pb)
+            dmpi_dtype_pack(odt, (size_t)ocount, obuf, all + rb);
+        p->tmp = all;
+        c->extra_bytes = rb + pb;
+        xbuf = all;
+        xcount = (int)(rb + pb);
+        xdt = dmpi_dtype_get(MPI_BYTE);
     }
-    char *all = malloc(rb + pb);    /* a layout too long to ride inline: all in one data message */
-    if (!all)
+    c->runs_inline = c->inline_bytes >= rb;
+    char *msg = rma_am_msg(c);
+    if (!msg)
         return no_mem(fn);
-    memcpy(all, runs, rb);
-    if (pb)
-        dmpi_dtype_pack(odt, (size_t)ocount, obuf, all + rb);
-    p->tmp = all;
-    c->runs_inline = 0;
-    c->inline_bytes = 0;
-    c->extra_bytes = rb + pb;
-    return rma_am_send(st, t->rank, c, NULL, all, (int)(rb + pb), dmpi_dtype_get(MPI_BYTE), p);
+    char *inl = msg + sizeof *c;        /* what rides inline, written straight into the message */
+    if (c->runs_inline)
+        memcpy(inl, t->dt->runs, rb);
+    if (c->inline_bytes > rb && pb)
+        dmpi_dtype_pack(odt, (size_t)ocount, obuf, inl + rb);
+    if (c->inline_bytes > rb && pb2)
+        dmpi_dtype_pack(odt, (size_t)ocount, obuf2, inl + rb + pb);
+    return rma_am_send(st, t->rank, msg, xbuf, xcount, xdt, p);
 }
 
 /* An R-form request for an operation complete at once, or one that
@@ -397,9 +395,7 @@ int dmpi_rma_cas(const void *obuf, const void *cbuf, void *rbuf, dmpi_dtype_t *d
     char *mem = addressable(st, &t, true);
     if (mem) {
         rma_acc_lock(st, target);
-        memcpy(rbuf, mem, dt->size);
-        if (memcmp(mem, cbuf, dt->size) == 0)
-            memcpy(mem, obuf, dt->size);
+        rma_cas(mem, obuf, cbuf, rbuf, dt->size);
         rma_acc_unlock(st, target);
         return MPI_SUCCESS;
     }

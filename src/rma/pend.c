@@ -21,7 +21,7 @@ void rma_pend_add(struct rma_state *st, rma_pend_t *p)
     st->pend = p;
 }
 
-static bool pend_done(const rma_pend_t *p)
+bool rma_pend_done(const rma_pend_t *p)
 {
     for (int i = 0; i < p->nparts; i++)
         if (!p->parts[i]->done)
@@ -55,20 +55,29 @@ void rma_pend_free(rma_pend_t *p)
     free(p);
 }
 
-int rma_pend_reap(struct rma_state *st)
+int rma_pend_reap_list(rma_pend_t **list)
 {
-    rma_pend_t **pp = &st->pend;
+    int first = MPI_SUCCESS;
+    rma_pend_t **pp = list;
     while (*pp) {
         rma_pend_t *p = *pp;
-        if (!pend_done(p)) {
+        if (!rma_pend_done(p)) {
             pp = &p->next;
             continue;
         }
         *pp = p->next;
         int err = pend_finish(p);
-        if (st->pend_err == MPI_SUCCESS)
-            st->pend_err = err;
+        if (first == MPI_SUCCESS)
+            first = err;
     }
+    return first;
+}
+
+int rma_pend_reap(struct rma_state *st)
+{
+    int err = rma_pend_reap_list(&st->pend);
+    if (st->pend_err == MPI_SUCCESS)
+        st->pend_err = err;
     return st->pend_err;
 }
 
@@ -89,7 +98,7 @@ static bool none_left(void *arg)
 static void describe_wait(void *arg, char *buf, size_t len)
 {
     wait_arg_t *a = arg;
-    snprintf(buf, len, "one-sided operations of window %s to %s%d to complete",
+    snprintf(buf, len, "one-sided operations of window %s to %s%d",
              a->st->win->name[0] ? a->st->win->name : "(no name)", a->target < 0 ? "all ranks, e.g. " : "rank ",
              a->target < 0 ? (a->st->pend ? a->st->pend->target : 0) : a->target);
 }

@@ -48,6 +48,12 @@ typedef struct am_cmd {
     uint64_t span;
 } am_cmd_t;
 
+/* Bytes of the runs a command ships (none for a predefined target type). */
+static inline size_t am_runs_bytes(const am_cmd_t *c)
+{
+    return c->tdt == MPI_DATATYPE_NULL ? (size_t)c->nruns * sizeof(dmpi_run_t) : 0;
+}
+
 /* Commands up to this size (header, layout, payload) travel as one message. */
 #define AM_INLINE_MAX 8192
 
@@ -154,11 +160,14 @@ struct rma_state {
 int rma_am_open(struct rma_state *st);          /* post the command receive, join the hook */
 void rma_am_close(struct rma_state *st);        /* cancel it */
 void rma_am_drain(struct rma_state *st);        /* waits until every reply is sent */
-/* Sends a command (cmd->inline_bytes of inl after it) and, if xcount > 0,
- * the data message (xcount elements of xdt at xbuf); the sends join p
- * (which the caller adds to st->pend). */
-int rma_am_send(struct rma_state *st, int target, const am_cmd_t *cmd, const void *inl, const void *xbuf,
-                int xcount, dmpi_dtype_t *xdt, rma_pend_t *p);
+/* A command message: a copy of cmd (its fields final), then room for its
+ * cmd->inline_bytes, which the caller writes; NULL if out of memory. */
+char *rma_am_msg(const am_cmd_t *cmd);
+/* Sends a message from rma_am_msg (p owns it from now on) and, if
+ * xcount > 0, the data message (xcount elements of xdt at xbuf); the sends
+ * join p (which the caller adds to st->pend). */
+int rma_am_send(struct rma_state *st, int target, char *msg, const void *xbuf, int xcount, dmpi_dtype_t *xdt,
+                rma_pend_t *p);
 /* A fresh reply tag. */
 int rma_am_tag(struct rma_state *st);
 /* A synchronisation command with no data. With ack the target answers
@@ -170,8 +179,11 @@ int rma_am_sync_finish(struct rma_state *st, rma_pend_t *p);
 /* ---- pend.c: the origin's operations in flight ----------------------------- */
 rma_pend_t *rma_pend_new(struct rma_state *st, int target);
 void rma_pend_add(struct rma_state *st, rma_pend_t *p);
-/* Reaps finished ones (R requests complete); the first error met stays
- * in st->pend_err, which it returns. */
+/* Whether all of p's requests are complete. */
+bool rma_pend_done(const rma_pend_t *p);
+/* Frees the complete ones of a list (their R requests complete); the first error met. */
+int rma_pend_reap_list(rma_pend_t **list);
+/* The same for st->pend; the first error met stays in st->pend_err, which it returns. */
 int rma_pend_reap(struct rma_state *st);
 /* Waits for every one to target (-1: all); returns and clears st->pend_err. */
 int rma_pend_wait(struct rma_state *st, int target);
@@ -187,6 +199,11 @@ void rma_layout(const am_cmd_t *cmd, const dmpi_run_t *runs, dmpi_dtype_t *tmp);
  * op= packed in. old, if not NULL, gets the previous packed data. */
 void rma_apply(dmpi_op_t *op, MPI_Datatype basic, const dmpi_dtype_t *tdt, size_t count, char *base,
                const void *in, void *old);
+/* malloc, or the end of the job: for work others started (a command being
+ * served), where there is no caller to return an error to. */
+void *rma_must_alloc(size_t n);
+/* Compare-and-swap of n bytes at mem: old gets them; if they equal cmp, in replaces them. */
+void rma_cas(char *mem, const void *in, const void *cmp, void *old, size_t n);
 /* inout op= in on packed data of basic elements. */
 void rma_apply_packed(dmpi_op_t *op, MPI_Datatype basic, const void *in, void *inout, size_t bytes);
 /* Copies typed data (same signature) between two buffers of this process. */
