@@ -147,6 +147,23 @@ typedef int (MPI_Grequest_query_function)(void *extra_state, MPI_Status *status)
 typedef int (MPI_Grequest_free_function)(void *extra_state);
 typedef int (MPI_Grequest_cancel_function)(void *extra_state, int complete);
 
+/* Types added per area */
+/* [LCP2P] Large counts: point-to-point, probes, persistent requests, datatypes, packing */
+
+/* [COLL] Collectives: large counts and persistent forms */
+
+/* [NEIGH] Neighborhood collectives */
+
+/* [SESS] Sessions and communicators from groups */
+
+/* [DYN] Dynamic processes */
+
+/* [PART] Partitioned communication, one-sided large counts, MPI-4.1 buffers */
+
+/* [MISC] Handle conversion, Fortran types, status and request queries, error removal, hardware info */
+
+/* [TOOLS] Tools interface (MPI_T) */
+
 /* ======================================================================
  * 3. Null and predefined object handles
  * ====================================================================== */
@@ -523,6 +540,23 @@ typedef int (MPI_Grequest_cancel_function)(void *extra_state, int complete);
 #define MPI_F_SOURCE      2
 #define MPI_F_TAG         3
 #define MPI_F_ERROR       4
+
+/* Constants added per area */
+/* [LCP2P] Large counts: point-to-point, probes, persistent requests, datatypes, packing */
+
+/* [COLL] Collectives: large counts and persistent forms */
+
+/* [NEIGH] Neighborhood collectives */
+
+/* [SESS] Sessions and communicators from groups */
+
+/* [DYN] Dynamic processes */
+
+/* [PART] Partitioned communication, one-sided large counts, MPI-4.1 buffers */
+
+/* [MISC] Handle conversion, Fortran types, status and request queries, error removal, hardware info */
+
+/* [TOOLS] Tools interface (MPI_T) */
 
 /* ======================================================================
  * 8. Special addresses
@@ -1041,6 +1075,22 @@ int MPI_Win_flush_local(int rank, MPI_Win win) DMPI_API;
 int MPI_Win_flush_local_all(MPI_Win win) DMPI_API;
 int MPI_Win_sync(MPI_Win win) DMPI_API;
 
+/* [LCP2P] Large counts: point-to-point, probes, persistent requests, datatypes, packing */
+
+/* [COLL] Collectives: large counts and persistent forms */
+
+/* [NEIGH] Neighborhood collectives */
+
+/* [SESS] Sessions and communicators from groups */
+
+/* [DYN] Dynamic processes */
+
+/* [PART] Partitioned communication, one-sided large counts, MPI-4.1 buffers */
+
+/* [MISC] Handle conversion, Fortran types, status and request queries, error removal, hardware info */
+
+/* [TOOLS] Tools interface (MPI_T) */
+
 /* ---- 9b. PMPI_ names (profiling interface) --------------------------- */
 
 /* Environment */
@@ -1527,6 +1577,22 @@ int PMPI_Win_flush_all(MPI_Win win) DMPI_API;
 int PMPI_Win_flush_local(int rank, MPI_Win win) DMPI_API;
 int PMPI_Win_flush_local_all(MPI_Win win) DMPI_API;
 int PMPI_Win_sync(MPI_Win win) DMPI_API;
+
+/* [LCP2P] Large counts: point-to-point, probes, persistent requests, datatypes, packing */
+
+/* [COLL] Collectives: large counts and persistent forms */
+
+/* [NEIGH] Neighborhood collectives */
+
+/* [SESS] Sessions and communicators from groups */
+
+/* [DYN] Dynamic processes */
+
+/* [PART] Partitioned communication, one-sided large counts, MPI-4.1 buffers */
+
+/* [MISC] Handle conversion, Fortran types, status and request queries, error removal, hardware info */
+
+/* [TOOLS] Tools interface (MPI_T) */
 
 #if defined(__cplusplus)
 }
