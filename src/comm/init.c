@@ -58,6 +58,8 @@ int dmpi_init(int required, int *provided)
         return dmpi_err(MPI_ERR_OTHER, "MPI_Init: cannot set up communication with the other ranks (see above)");
     dmpi_coll_comm_init(dmpi_comm_get(MPI_COMM_WORLD));
     dmpi_coll_comm_init(dmpi_comm_get(MPI_COMM_SELF));
+    if (dmpi_from_group_init() != MPI_SUCCESS)
+        return dmpi_err(MPI_ERR_NO_MEM, "MPI_Init: out of memory for a communicator");
     /* Threads: one thread at a time may call MPI, from any thread. */
     /* Any thread level: MPI_THREAD_MULTIPLE turns the library lock on
      * (core/lock.h), the others cost nothing. */
@@ -82,7 +84,8 @@ static bool transports_quiet(void *arg)
 
 int dmpi_finalize(void)
 {
-    /* MPI says: attributes on MPI_COMM_SELF are deleted first, as if it were freed. */
+    /* MPI says: attributes on MPI_COMM_SELF are deleted first, as if it
+     * were freed (done already if MPI_Finalize came before the last session). */
     int err0 = dmpi_attr_delete_all(dmpi_comm_get(MPI_COMM_SELF));
     dmpi_bsend_finalize();
     int err = dmpi_coll_barrier(dmpi_comm_get(MPI_COMM_WORLD));
@@ -100,6 +103,7 @@ int dmpi_finalize(void)
     dmpi_pmi_finalize();
     dmpi_mq_finalize();
     dmpi_req_pool_finalize();
+    dmpi_from_group_finalize();
     dmpi_comm_finalize();
     dmpi_errhandler_finalize();
     dmpi_keyval_finalize();
