@@ -46,13 +46,15 @@ static int check_common(const char *fn, const char *stringtag, MPI_Info info, MP
     return MPI_SUCCESS;
 }
 
-/* The new communicator takes the errhandler and a copy of the info as its hints. */
+/* The new communicator takes the errhandler and the hints of the info
+ * that communicators recognise. */
 static int finish(const char *fn, dmpi_comm_t *c, MPI_Info info, MPI_Errhandler e, MPI_Comm *out)
 {
-    if (info != MPI_INFO_NULL && !(c->hints = dmpi_info_copy(dmpi_info_get(info)))) {
+    int err = dmpi_api_comm_set_hints(fn, c, info == MPI_INFO_NULL ? NULL : dmpi_info_get(info), true);
+    if (err != MPI_SUCCESS) {
         dmpi_comm_free(c);
         *out = MPI_COMM_NULL;
-        return raise(e, fn, dmpi_err(MPI_ERR_NO_MEM, "%s: out of memory for the info hints", fn));
+        return raise(e, fn, err);
     }
     dmpi_errhandler_retain(e);
     dmpi_errhandler_release(c->errhandler);
