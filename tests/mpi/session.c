@@ -32,6 +32,7 @@
 
 #define NPSETS_MIN 2
 #define MSG_BYTES 1000
+#define THREAD_ROUNDS 20
 
 static int get(MPI_Info info, const char *key, char *val)
 {
@@ -118,9 +119,12 @@ struct maker {
     int rc;
 };
 
+static pthread_barrier_t start;
+
 static void *make_comm(void *arg)
 {
     struct maker *m = arg;
+    pthread_barrier_wait(&start);
     m->rc = MPI_Comm_create_from_group(m->g, m->tag, MPI_INFO_NULL, MPI_ERRORS_RETURN, &m->comm);
     return NULL;
 }
@@ -179,34 +183,39 @@ static void phase_without_init(void)
     ring(all, 5, 1, "all, no MPI_Init");
     ring(local, 5, 2, "node, no MPI_Init");
 
-    /* Two creations on one group at once, kept apart by their tags. */
-    struct maker m[2] = {{world, "org.dmpi.test.thread.a", MPI_COMM_NULL, -1},
-                         {world, "org.dmpi.test.thread.b", MPI_COMM_NULL, -1}};
-    pthread_t th[2];
-    for (int i = 0; i < 2; i++)
-        pthread_create(&th[i], NULL, make_comm, &m[i]);
-    for (int i = 0; i < 2; i++)
-        pthread_join(th[i], NULL);
-    for (int i = 0; i < 2; i++)
-        MTEST_RC(m[i].rc);
-    if (m[0].rc == MPI_SUCCESS && m[1].rc == MPI_SUCCESS) {
+    /* Two creations on one group at once, kept apart by their tags (rounds
+     * of them, so that the threads' agreements really overlap). */
+    for (int round = 0; round < THREAD_ROUNDS; round++) {
+        char ta[64], tb[64];
+        snprintf(ta, sizeof ta, "org.dmpi.test.thread.a.%d", round);
+        snprintf(tb, sizeof tb, "org.dmpi.test.thread.b.%d", round);
+        struct maker m[2] = {{world, ta, MPI_COMM_NULL, -1}, {world, tb, MPI_COMM_NULL, -1}};
+        pthread_t th[2];
+        pthread_barrier_init(&start, NULL, 2);
+        for (int i = 0; i < 2; i++)
+            pthread_create(&th[i], NULL, make_comm, &m[i]);
+        for (int i = 0; i < 2; i++)
+            pthread_join(th[i], NULL);
+        pthread_barrier_destroy(&start);
+        if (!MTEST_RC(m[0].rc) || !MTEST_RC(m[1].rc))
+            break;
         MPI_Comm_compare(m[0].comm, m[1].comm, &cmp);
         MTEST_CHECK(cmp == MPI_CONGRUENT, "the two threads' communicators compare %d", cmp);
         /* The message on a is sent first and received last: b's receive must not take it. */
         int to = (rank + 1) % size, from = (rank + size - 1) % size;
         unsigned char oa[64], ob[64], ia[64], ib[64];
-        mtest_fill(oa, 64, rank, 10);
-        mtest_fill(ob, 64, rank, 11);
-        mtest_poison(ia, 64, from, 10);
-        mtest_poison(ib, 64, from, 11);
+        mtest_fill(oa, 64, rank, 10 + 2 * round);
+        mtest_fill(ob, 64, rank, 11 + 2 * round);
+        mtest_poison(ia, 64, from, 10 + 2 * round);
+        mtest_poison(ib, 64, from, 11 + 2 * round);
         MPI_Request r[2];
         MTEST_RC(MPI_Isend(oa, 64, MPI_BYTE, to, 0, m[0].comm, &r[0]));
         MTEST_RC(MPI_Isend(ob, 64, MPI_BYTE, to, 0, m[1].comm, &r[1]));
         MTEST_RC(MPI_Recv(ib, 64, MPI_BYTE, from, 0, m[1].comm, MPI_STATUS_IGNORE));
         MTEST_RC(MPI_Recv(ia, 64, MPI_BYTE, from, 0, m[0].comm, MPI_STATUS_IGNORE));
         MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
-        mtest_check_data(ia, 64, from, 10, "thread a's communicator");
-        mtest_check_data(ib, 64, from, 11, "thread b's communicator");
+        mtest_check_data(ia, 64, from, 10 + 2 * round, "thread a's communicator, round %d", round);
+        mtest_check_data(ib, 64, from, 11 + 2 * round, "thread b's communicator, round %d", round);
         MPI_Comm_free(&m[0].comm);
         MPI_Comm_free(&m[1].comm);
     }
