@@ -50,7 +50,7 @@ int dmpi_comm_allgather_ints(dmpi_comm_t *c, const int *mine, int k, int *all);
 int dmpi_comm_agree_pair(dmpi_comm_t *c, int *pair);
 
 /* Start-up and shut-down (comm/init.c). */
-int dmpi_init(int required, int *provided);
+int dmpi_init(const char *fn, int required, int *provided);   /* fn: the call that starts it */
 /* Sets dmpi_world's node fields (local ranks, node id) from the launcher's
  * PMI_process_mapping, else from host names (comm/nodes.c). */
 int dmpi_find_nodes(void);

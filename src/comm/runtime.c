@@ -21,7 +21,7 @@ int dmpi_runtime_start(const char *fn, int required, int *provided)
         return dmpi_err(MPI_ERR_OTHER, "%s: the library has been shut down (MPI_Finalize, then the last "
                         "MPI_Session_finalize) and cannot start again in this process", fn);
     if (dmpi_world.state == DMPI_STATE_NONE)
-        return dmpi_init(required, provided);
+        return dmpi_init(fn, required, provided);
     /* Running: a higher level than it has is granted (the lock turns on
      * between two calls, as nothing else runs in the library meanwhile). */
     if (required > dmpi_world.thread_level)

@@ -17,8 +17,9 @@
  *     classes of bad arguments.
  *  3. A session open across MPI_Finalize: MPI_Finalized is 1 and the
  *     session still makes a communicator that carries messages; its
- *     MPI_Session_finalize ends the library (checked after the report: a
- *     failure makes the exit status non-zero).
+ *     MPI_Session_finalize ends the library, and a later MPI_Session_init
+ *     fails (checked after the report: a failure makes the exit status
+ *     non-zero).
  * With the argument "noinit", phase 1 only: the program never calls
  * MPI_Init, reports through a session's communicator and leaves the
  * library to stop at exit.
@@ -399,6 +400,9 @@ int main(int argc, char **argv)
     MTEST_RC(MPI_Session_finalize(&s));
     MPI_Finalized(&flag);
     MTEST_CHECK(flag == 1, "MPI_Finalized %d at the end", flag);
+    /* The library has stopped and cannot start again (PMI cannot: docs/sessions.md). */
+    mtest_check_class(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &s), MPI_ERR_OTHER,
+                      "MPI_Session_init after the library stopped");
     if (mtest_error_count() != 0)
         fprintf(stderr, "rank %d: %d errors after MPI_Finalize\n", mtest_rank, mtest_error_count());
     return rc != 0 || mtest_error_count() != 0;
