@@ -101,7 +101,7 @@ static const char *boolean_value(const char *v)
 
 /* Sets the recognised hints of i on c (replace: the others go back to
  * their defaults first, as for Comm_dup_with_info); i may be NULL. */
-int dmpi_api_comm_set_hints(const char *fn, dmpi_comm_t *c, const dmpi_info_t *i, bool replace)
+static int set_hints(const char *fn, dmpi_comm_t *c, const dmpi_info_t *i, bool replace)
 {
     dmpi_info_t *kept = replace ? NULL : dmpi_info_copy(c->hints);
     if (!replace && c->hints && !kept)
@@ -130,7 +130,7 @@ int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
     int err;
     if ((err = dmpi_check_init(fn)) || (err = dmpi_check_comm(fn, comm, &c)) ||
         (err = dmpi_check_ptr(fn, newcomm, "newcomm")) || (err = check_info_arg(fn, info, &i)) ||
-        (err = dmpi_comm_dup(c, &n)) || (err = dmpi_api_comm_set_hints(fn, n, i, true))) {   /* the given hints, not comm's */
+        (err = dmpi_comm_dup(c, &n)) || (err = set_hints(fn, n, i, true))) {   /* the given hints, not comm's */
         if (n)
             dmpi_comm_free(n);
         if (newcomm)
@@ -155,7 +155,7 @@ static int idup(const char *fn, MPI_Comm comm, bool info_given, MPI_Info info, M
         (err = dmpi_check_ptr(fn, newcomm, "newcomm")) || (err = dmpi_check_ptr(fn, request, "request")) ||
         (info_given && (err = check_info_arg(fn, info, &i))) || (err = dmpi_comm_idup(c, &n, &r)))
         return dmpi_api_error(c, fn, err);
-    if (info_given && (err = dmpi_api_comm_set_hints(fn, n, i, true)) != MPI_SUCCESS)
+    if (info_given && (err = set_hints(fn, n, i, true)) != MPI_SUCCESS)
         return dmpi_api_error(c, fn, err);      /* the request still completes the communicator */
     *newcomm = n->handle;
     *request = r->handle;
@@ -186,7 +186,7 @@ int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
         return dmpi_api_error(c, fn, err);
     if (!i)
         return dmpi_api_error(c, fn, dmpi_err(MPI_ERR_INFO, "%s: the info is MPI_INFO_NULL", fn));
-    if ((err = dmpi_api_comm_set_hints(fn, c, i, false)))
+    if ((err = set_hints(fn, c, i, false)))
         return dmpi_api_error(c, fn, err);
     return MPI_SUCCESS;
 }
@@ -215,4 +215,9 @@ int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
         return dmpi_api_error(c, fn, err);
     }
     return MPI_SUCCESS;
+}
+
+int dmpi_api_comm_set_hints(const char *fn, dmpi_comm_t *c, const dmpi_info_t *i, bool replace)
+{
+    return set_hints(fn, c, i, replace);
 }
