@@ -155,6 +155,8 @@ typedef int (MPI_Grequest_cancel_function)(void *extra_state, int complete);
 /* [NEIGH] Neighborhood collectives */
 
 /* [SESS] Sessions and communicators from groups */
+typedef void (MPI_Session_errhandler_function)(MPI_Session *session, int *errcode, ...);
+typedef MPI_Session_errhandler_function MPI_Session_errhandler_fn;
 
 /* [DYN] Dynamic processes */
 
@@ -1082,6 +1084,23 @@ int MPI_Win_sync(MPI_Win win) DMPI_API;
 /* [NEIGH] Neighborhood collectives */
 
 /* [SESS] Sessions and communicators from groups */
+int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session) DMPI_API;
+int MPI_Session_finalize(MPI_Session *session) DMPI_API;
+int MPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_names) DMPI_API;
+int MPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n, int *pset_len, char *pset_name) DMPI_API;
+int MPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_Info *info) DMPI_API;
+int MPI_Session_get_info(MPI_Session session, MPI_Info *info_used) DMPI_API;
+int MPI_Session_create_errhandler(MPI_Session_errhandler_function *session_errhandler_fn,
+                                  MPI_Errhandler *errhandler) DMPI_API;
+int MPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler) DMPI_API;
+int MPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler) DMPI_API;
+int MPI_Session_call_errhandler(MPI_Session session, int errorcode) DMPI_API;
+int MPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI_Group *newgroup) DMPI_API;
+int MPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info, MPI_Errhandler errhandler,
+                               MPI_Comm *newcomm) DMPI_API;
+int MPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, MPI_Group remote_group,
+                                     int remote_leader, const char *stringtag, MPI_Info info,
+                                     MPI_Errhandler errhandler, MPI_Comm *newintercomm) DMPI_API;
 
 /* [DYN] Dynamic processes */
 
@@ -1585,6 +1604,23 @@ int PMPI_Win_sync(MPI_Win win) DMPI_API;
 /* [NEIGH] Neighborhood collectives */
 
 /* [SESS] Sessions and communicators from groups */
+int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session) DMPI_API;
+int PMPI_Session_finalize(MPI_Session *session) DMPI_API;
+int PMPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_names) DMPI_API;
+int PMPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n, int *pset_len, char *pset_name) DMPI_API;
+int PMPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_Info *info) DMPI_API;
+int PMPI_Session_get_info(MPI_Session session, MPI_Info *info_used) DMPI_API;
+int PMPI_Session_create_errhandler(MPI_Session_errhandler_function *session_errhandler_fn,
+                                  MPI_Errhandler *errhandler) DMPI_API;
+int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler) DMPI_API;
+int PMPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler) DMPI_API;
+int PMPI_Session_call_errhandler(MPI_Session session, int errorcode) DMPI_API;
+int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI_Group *newgroup) DMPI_API;
+int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info, MPI_Errhandler errhandler,
+                               MPI_Comm *newcomm) DMPI_API;
+int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, MPI_Group remote_group,
+                                     int remote_leader, const char *stringtag, MPI_Info info,
+                                     MPI_Errhandler errhandler, MPI_Comm *newintercomm) DMPI_API;
 
 /* [DYN] Dynamic processes */
 

@@ -39,6 +39,10 @@ static inline int dmpi_check_statuses(const char *fn, int count, const MPI_Statu
 }
 /* MPI_ERR_COMM unless c is an intracommunicator (topologies, split_type,
  * create_group) or an intercommunicator respectively. */
+/* The hints of i that communicators recognise, set on c (api/comm_info.c);
+ * replace: the others go back to their defaults first. i may be NULL. */
+struct dmpi_info;
+int dmpi_api_comm_set_hints(const char *fn, dmpi_comm_t *c, const struct dmpi_info *i, bool replace);
 int dmpi_check_intra(const char *fn, const dmpi_comm_t *c);
 int dmpi_check_inter(const char *fn, const dmpi_comm_t *c);
 /* MPI_ERR_COMM on an intercommunicator: MPI defines no scans there. */

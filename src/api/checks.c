@@ -6,8 +6,9 @@ int dmpi_check_init(const char *fn)
 {
     if (dmpi_ready())
         return MPI_SUCCESS;
-    return dmpi_err(MPI_ERR_OTHER, "%s: called %s MPI_Init", fn,
-                    dmpi_world.state == DMPI_STATE_NONE ? "before" : "after MPI_Finalize, no longer inside");
+    return dmpi_err(MPI_ERR_OTHER, "%s: called %s", fn, dmpi_world.state == DMPI_STATE_NONE
+                    ? "before MPI_Init (or MPI_Session_init)"
+                    : "after MPI_Finalize (and the last MPI_Session_finalize), no longer inside MPI_Init");
 }
 
 int dmpi_check_comm(const char *fn, MPI_Comm h, dmpi_comm_t **out)

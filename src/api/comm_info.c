@@ -216,3 +216,8 @@ int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
     }
     return MPI_SUCCESS;
 }
+
+int dmpi_api_comm_set_hints(const char *fn, dmpi_comm_t *c, const dmpi_info_t *i, bool replace)
+{
+    return set_hints(fn, c, i, replace);
+}

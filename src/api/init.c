@@ -27,16 +27,18 @@ static pthread_t main_thread;
 
 static int init(const char *fn, int required, int *provided)
 {
-    if (dmpi_world.state != DMPI_STATE_NONE)
+    if (dmpi_world.model != DMPI_MODEL_NONE)
         return dmpi_api_error(NULL, fn, dmpi_err(MPI_ERR_OTHER, "%s: MPI is already %s", fn,
-                              dmpi_world.state == DMPI_STATE_INIT ? "initialized" : "finalized"));
+                              dmpi_world.model == DMPI_MODEL_INIT ? "initialized" : "finalized"));
     main_thread = pthread_self();
-    int err = dmpi_init(required, provided);
+    /* Started already if a session came first (comm/runtime.c). */
+    int err = dmpi_runtime_start(fn, required, provided);
     if (err != MPI_SUCCESS) {
         /* No communicator exists yet: report and stop, as ERRORS_ARE_FATAL does. */
         fprintf(stderr, "dmpi: %s\n", dmpi_err_string_of(err));
         dmpi_abort_job(1);
     }
+    dmpi_world.model = DMPI_MODEL_INIT;
     return MPI_SUCCESS;
 }
 
@@ -66,7 +68,7 @@ int PMPI_Initialized(int *flag)
 {
     if (!flag)
         return dmpi_api_error(NULL, "MPI_Initialized", dmpi_err(MPI_ERR_ARG, "MPI_Initialized: flag is NULL"));
-    *flag = dmpi_world.state != DMPI_STATE_NONE;
+    *flag = dmpi_world.model != DMPI_MODEL_NONE;
     return MPI_SUCCESS;
 }
 
@@ -74,7 +76,7 @@ int PMPI_Finalized(int *flag)
 {
     if (!flag)
         return dmpi_api_error(NULL, "MPI_Finalized", dmpi_err(MPI_ERR_ARG, "MPI_Finalized: flag is NULL"));
-    *flag = dmpi_world.state == DMPI_STATE_FINALIZED;
+    *flag = dmpi_world.model == DMPI_MODEL_FINALIZED;
     return MPI_SUCCESS;
 }
 
@@ -83,9 +85,13 @@ int PMPI_Finalize(void)
     DMPI_API_ENTER;
     const char *fn = "MPI_Finalize";
     int err = dmpi_check_init(fn);
+    if (err == MPI_SUCCESS && dmpi_world.model != DMPI_MODEL_INIT)
+        err = dmpi_err(MPI_ERR_OTHER, "%s: %s", fn, dmpi_world.model == DMPI_MODEL_NONE
+                       ? "MPI_Init was not called (sessions end with MPI_Session_finalize)"
+                       : "called twice");
     if (err != MPI_SUCCESS)
         return dmpi_api_error(NULL, fn, err);
-    err = dmpi_finalize();
+    err = dmpi_world_finalize();     /* the library itself stops when no session is left */
     return err == MPI_SUCCESS ? err : dmpi_api_error(NULL, fn, err);
 }
 

@@ -50,10 +50,29 @@ int dmpi_comm_allgather_ints(dmpi_comm_t *c, const int *mine, int k, int *all);
 int dmpi_comm_agree_pair(dmpi_comm_t *c, int *pair);
 
 /* Start-up and shut-down (comm/init.c). */
-int dmpi_init(int required, int *provided);
+int dmpi_init(const char *fn, int required, int *provided);   /* fn: the call that starts it */
 /* Sets dmpi_world's node fields (local ranks, node id) from the launcher's
  * PMI_process_mapping, else from host names (comm/nodes.c). */
 int dmpi_find_nodes(void);
 int dmpi_finalize(void);
+/* Who keeps the library running (comm/runtime.c). start: MPI_Init or
+ * MPI_Session_init, starting the library or raising its thread level.
+ * release: the caller has ended (MPI_Finalize has set model, or a session
+ * went); stops the library if nothing else uses it. world_finalize: the
+ * world model's part of MPI_Finalize, then release. */
+int dmpi_runtime_start(const char *fn, int required, int *provided);
+int dmpi_runtime_release(void);
+int dmpi_world_finalize(void);
+
+/* Communicators from groups (comm/from_group.c), over a hidden
+ * communicator of every process made at start-up. stringtag keeps
+ * concurrent creations on overlapping groups apart. */
+int dmpi_from_group_init(void);
+void dmpi_from_group_finalize(void);
+int dmpi_comm_from_group(struct dmpi_group *g, const char *stringtag, dmpi_comm_t **out);
+int dmpi_intercomm_from_groups(struct dmpi_group *lg, int local_leader, struct dmpi_group *rg, int remote_leader,
+                               const char *stringtag, dmpi_comm_t **out);
+/* An intercommunicator of lc's group with an empty remote group. */
+int dmpi_intercomm_alone(dmpi_comm_t *lc, dmpi_comm_t **out);
 
 #endif

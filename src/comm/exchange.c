@@ -29,7 +29,12 @@ int dmpi_comm_allgather_ints(dmpi_comm_t *c, const int *mine, int k, int *all)
 int dmpi_comm_agree_pair(dmpi_comm_t *c, int *pair)
 {
     dmpi_ctx_agreement_t a;
-    dmpi_ctx_agree_begin(&a, c->ctx, DMPI_CTX_AGREE_BLOCKING);
+    /* Views of one parent with different tags (Comm_create_group, from
+     * groups) may agree at once in threads: the tag orders them the same
+     * way everywhere, after idups and before the untagged ones. */
+    uint32_t serial = c->coll_tag != DMPI_TAG_NONE && c->coll_tag >= 0 ? 0x80000000u | (uint32_t)c->coll_tag
+                                                                        : DMPI_CTX_AGREE_BLOCKING;
+    dmpi_ctx_agree_begin(&a, c->ctx, serial);
     int done = 0;
     while (done == 0) {
         dmpi_ctx_agree_offer(&a);

@@ -31,33 +31,35 @@ static bool more_ranks_than_cores(void)
     return dmpi_world.local_size > (cores > 0 ? cores : 1);
 }
 
-int dmpi_init(int required, int *provided)
+int dmpi_init(const char *fn, int required, int *provided)
 {
     if (dmpi_params_load() != 0 || dmpi_coll_check_params() != 0)
-        return dmpi_err(MPI_ERR_OTHER, "MPI_Init: invalid DMPI_* environment variable (see above)");
+        return dmpi_err(MPI_ERR_OTHER, "%s: invalid DMPI_* environment variable (see above)", fn);
     int rc = dmpi_pmi_init(&dmpi_world.rank, &dmpi_world.size, &dmpi_world.appnum);
     if (rc == DMPI_PMI_REFUSED)
         dmpi_abort_job(1);      /* an unknown launcher: the one line saying so is out */
     if (rc != 0)
-        return dmpi_err(MPI_ERR_OTHER, "MPI_Init: cannot reach the process manager (PMI)");
+        return dmpi_err(MPI_ERR_OTHER, "%s: cannot reach the process manager (PMI)", fn);
     /* Hydra answers -1 when it does not know. */
     if (dmpi_pmi_universe_size(&dmpi_world.universe_size) != 0 || dmpi_world.universe_size < dmpi_world.size)
         dmpi_world.universe_size = dmpi_world.size;
     if (gethostname(dmpi_world.processor_name, sizeof dmpi_world.processor_name - 1) != 0)
         strcpy(dmpi_world.processor_name, "localhost");
     if (dmpi_find_nodes() != 0)
-        return dmpi_err(MPI_ERR_OTHER, "MPI_Init: cannot determine the ranks on this node");
+        return dmpi_err(MPI_ERR_OTHER, "%s: cannot determine the ranks on this node", fn);
     dmpi_world.oversubscribed = more_ranks_than_cores();   /* until the node services know all ranks' CPUs */
     dmpi_dtype_init();
     dmpi_ctx_set_release_hook(dmpi_mq_forget_pair);
     if (dmpi_comm_init_builtins() != 0)
-        return dmpi_err(MPI_ERR_NO_MEM, "MPI_Init: out of memory for MPI_COMM_WORLD");
+        return dmpi_err(MPI_ERR_NO_MEM, "%s: out of memory for MPI_COMM_WORLD", fn);
     /* Transports reserve their part of the node segment, the node services
      * make it, then the transports start on it. */
     if (dmpi_tport_plan() != 0 || dmpi_node_init() != 0 || dmpi_p2p_init() != 0)
-        return dmpi_err(MPI_ERR_OTHER, "MPI_Init: cannot set up communication with the other ranks (see above)");
+        return dmpi_err(MPI_ERR_OTHER, "%s: cannot set up communication with the other ranks (see above)", fn);
     dmpi_coll_comm_init(dmpi_comm_get(MPI_COMM_WORLD));
     dmpi_coll_comm_init(dmpi_comm_get(MPI_COMM_SELF));
+    if (dmpi_from_group_init() != MPI_SUCCESS)
+        return dmpi_err(MPI_ERR_NO_MEM, "%s: out of memory for a communicator", fn);
     /* Threads: one thread at a time may call MPI, from any thread. */
     /* Any thread level: MPI_THREAD_MULTIPLE turns the library lock on
      * (core/lock.h), the others cost nothing. */
@@ -65,7 +67,7 @@ int dmpi_init(int required, int *provided)
                               : required > MPI_THREAD_MULTIPLE ? MPI_THREAD_MULTIPLE : required;
     *provided = dmpi_world.thread_level;
     if (dmpi_info_init_env(dmpi_world.thread_level) != MPI_SUCCESS)
-        return dmpi_err(MPI_ERR_NO_MEM, "MPI_Init: out of memory for MPI_INFO_ENV");
+        return dmpi_err(MPI_ERR_NO_MEM, "%s: out of memory for MPI_INFO_ENV", fn);
     dmpi_world.state = DMPI_STATE_INIT;
     dmpi_lock_on = dmpi_world.thread_level == MPI_THREAD_MULTIPLE;
     if (dmpi_world.oversubscribed && dmpi_world.local_rank == 0)
@@ -82,7 +84,8 @@ static bool transports_quiet(void *arg)
 
 int dmpi_finalize(void)
 {
-    /* MPI says: attributes on MPI_COMM_SELF are deleted first, as if it were freed. */
+    /* MPI says: attributes on MPI_COMM_SELF are deleted first, as if it
+     * were freed (done already if MPI_Finalize came before the last session). */
     int err0 = dmpi_attr_delete_all(dmpi_comm_get(MPI_COMM_SELF));
     dmpi_bsend_finalize();
     int err = dmpi_coll_barrier(dmpi_comm_get(MPI_COMM_WORLD));
@@ -100,6 +103,7 @@ int dmpi_finalize(void)
     dmpi_pmi_finalize();
     dmpi_mq_finalize();
     dmpi_req_pool_finalize();
+    dmpi_from_group_finalize();
     dmpi_comm_finalize();
     dmpi_errhandler_finalize();
     dmpi_keyval_finalize();

@@ -377,3 +377,25 @@ int dmpi_intercomm_create_sub(dmpi_comm_t *ic, dmpi_group_t *g, dmpi_comm_t **ou
     dmpi_group_retain(g);
     return make_inter(ic, g, rg, pair, local_pair, out);
 }
+
+/* ---- an empty remote group (MPI_Intercomm_create_from_groups) ---------- */
+
+/* No leaders to talk: the local group agrees on both pairs by itself. */
+int dmpi_intercomm_alone(dmpi_comm_t *lc, dmpi_comm_t **out)
+{
+    agreement_t a = {.remote = NULL};
+    int pair, local_pair;
+    *out = NULL;
+    dmpi_ctx_free_mask(a.mine);
+    int err = dmpi_comm_and_words(lc, a.mine, DMPI_CTX_WORDS);
+    if (err != MPI_SUCCESS)
+        return err;
+    memcpy(a.both, a.mine, sizeof a.both);
+    if ((err = choose_pairs("MPI_Intercomm_create_from_groups", &a, &pair, &local_pair)) != MPI_SUCCESS)
+        return err;
+    dmpi_group_t *rg = dmpi_group_new(NULL, 0);
+    if (!rg)
+        return dmpi_err(MPI_ERR_NO_MEM, "MPI_Intercomm_create_from_groups: out of memory");
+    dmpi_group_retain(lc->group);
+    return make_inter(lc, lc->group, rg, pair, local_pair, out);
+}

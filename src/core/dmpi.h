@@ -56,7 +56,12 @@ typedef struct dmpi_world {
     int appnum, universe_size;
     int thread_level;
     bool oversubscribed;         /* more local ranks than the CPUs they may run on together (node/node.c) */
+    /* The library's own state: started by the first of MPI_Init and
+     * MPI_Session_init, stopped when the last of them ends (comm/runtime.c). */
     enum { DMPI_STATE_NONE, DMPI_STATE_INIT, DMPI_STATE_FINALIZED } state;
+    /* The world model's: MPI_Init called, MPI_Finalize called
+     * (MPI_Initialized, MPI_Finalized). */
+    enum { DMPI_MODEL_NONE, DMPI_MODEL_INIT, DMPI_MODEL_FINALIZED } model;
     char processor_name[MPI_MAX_PROCESSOR_NAME];
 } dmpi_world_t;
 extern dmpi_world_t dmpi_world;

@@ -15,9 +15,11 @@ static struct {
     int refs;                    /* the user's handle and every object using it */
 } user_eh[EH_MAX];
 
-static const char *const kind_objects[] = {[DMPI_EH_COMM] = "communicators", [DMPI_EH_WIN] = "windows"};
+static const char *const kind_objects[] = {[DMPI_EH_COMM] = "communicators", [DMPI_EH_WIN] = "windows",
+                                           [DMPI_EH_SESSION] = "sessions"};
 static const char *const kind_creator[] = {[DMPI_EH_COMM] = "MPI_Comm_create_errhandler",
-                                           [DMPI_EH_WIN] = "MPI_Win_create_errhandler"};
+                                           [DMPI_EH_WIN] = "MPI_Win_create_errhandler",
+                                           [DMPI_EH_SESSION] = "MPI_Session_create_errhandler"};
 
 static int user_index(MPI_Errhandler e)
 {
@@ -53,6 +55,11 @@ int dmpi_errhandler_create(MPI_Comm_errhandler_function *fn, MPI_Errhandler *out
 int dmpi_errhandler_create_win(MPI_Win_errhandler_function *fn, MPI_Errhandler *out)
 {
     return create(DMPI_EH_WIN, fn, out);
+}
+
+int dmpi_errhandler_create_session(MPI_Session_errhandler_function *fn, MPI_Errhandler *out)
+{
+    return create(DMPI_EH_SESSION, fn, out);
 }
 
 int dmpi_errhandler_check(const char *fn, MPI_Errhandler e, dmpi_eh_kind_t kind)
@@ -140,5 +147,17 @@ int dmpi_err_handle_win(MPI_Errhandler e, MPI_Win h, const char *name, const cha
     int i = user_index(e);
     if (i >= 0)
         user_eh[i].fn(&h, &code);    /* MPI_Win * and MPI_Comm * are both int * */
+    return code;
+}
+
+int dmpi_err_handle_session(MPI_Errhandler e, MPI_Session h, const char *call, int code)
+{
+    if (code == MPI_SUCCESS || e == MPI_ERRORS_RETURN)
+        return code;
+    if (e == MPI_ERRORS_ARE_FATAL || e == MPI_ERRORS_ABORT)
+        fatal_error(h == MPI_SESSION_NULL ? "no session yet" : "a session", call, code);
+    int i = user_index(e);
+    if (i >= 0)
+        user_eh[i].fn(&h, &code);    /* MPI_Session * is an int * too */
     return code;
 }

@@ -1,5 +1,6 @@
 /* Error handlers: the three predefined ones and user ones made by
- * MPI_Comm_create_errhandler or MPI_Win_create_errhandler. A user handler
+ * MPI_Comm_create_errhandler, MPI_Win_create_errhandler or
+ * MPI_Session_create_errhandler. A user handler
  * remembers which kind of object it was made for and may be set only on
  * that kind; the predefined ones go on any. */
 #ifndef DMPI_ERRHANDLER_H
@@ -7,11 +8,12 @@
 
 #include "core/dmpi.h"
 
-typedef enum { DMPI_EH_COMM, DMPI_EH_WIN } dmpi_eh_kind_t;
+typedef enum { DMPI_EH_COMM, DMPI_EH_WIN, DMPI_EH_SESSION } dmpi_eh_kind_t;
 
-/* MPI_Comm and MPI_Win are both int: one function type serves both kinds. */
+/* MPI_Comm, MPI_Win and MPI_Session are all int: one function type serves every kind. */
 int dmpi_errhandler_create(MPI_Comm_errhandler_function *fn, MPI_Errhandler *out);
 int dmpi_errhandler_create_win(MPI_Win_errhandler_function *fn, MPI_Errhandler *out);
+int dmpi_errhandler_create_session(MPI_Session_errhandler_function *fn, MPI_Errhandler *out);
 int dmpi_errhandler_free(MPI_Errhandler *e);
 void dmpi_errhandler_retain(MPI_Errhandler e);
 void dmpi_errhandler_release(MPI_Errhandler e);
@@ -24,5 +26,9 @@ int dmpi_errhandler_check(const char *fn, MPI_Errhandler e, dmpi_eh_kind_t kind)
  * window's (may be empty) for the message of a fatal error. Returns what
  * the call returns. */
 int dmpi_err_handle_win(MPI_Errhandler e, MPI_Win h, const char *name, const char *call, int code);
+
+/* The same for a session (h; MPI_SESSION_NULL for an error of
+ * MPI_Session_init, raised on its errhandler argument). */
+int dmpi_err_handle_session(MPI_Errhandler e, MPI_Session h, const char *call, int code);
 
 #endif
