@@ -34,8 +34,9 @@ static void add_coll_vars(void)
             for (int k = 0; k < n && name[k]; k++)
                 name[k] = (char)tolower((unsigned char)name[k]);
             dmpi_pvar_source_t s = {.name = name, .category = "collectives",
-                                    .desc = "runs of this algorithm chosen by the point-to-point decision table or "
-                                            "forced by DMPI_COLL_<NAME> (node-level and two-level runs not counted)",
+                                    .desc = "runs of this point-to-point algorithm, chosen by the decision table or "
+                                            "forced by DMPI_COLL_<NAME>, also as a step of a two-level collective "
+                                            "(the node-level shared-memory collectives are not counted)",
                                     .verbosity = MPI_T_VERBOSITY_TUNER_BASIC, .var_class = MPI_T_PVAR_CLASS_COUNTER,
                                     .value = &dmpi_coll_chosen[i][a]};
             dmpi_mpit_pvar_add(&s);

@@ -32,7 +32,10 @@ int dmpi_mpit_finalize(void)
 {
     MPIT_LOCKED;
     MPIT_READY();
-    dmpi_mpit_refs--;
+    if (--dmpi_mpit_refs == 0) {
+        dmpi_mpit_cvar_release_all();
+        dmpi_mpit_pvar_release_all();
+    }
     return MPI_SUCCESS;
 }
 

@@ -242,6 +242,15 @@ int dmpi_mpit_cvar_handle_free(MPI_T_cvar_handle *h)
     return MPI_SUCCESS;
 }
 
+void dmpi_mpit_cvar_release_all(void)
+{
+    while (handles) {
+        struct MPIR_T_cvar_handle_s *next = handles->next;
+        free(handles);
+        handles = next;
+    }
+}
+
 static size_t value_bytes(int kind)
 {
     switch (kind) {

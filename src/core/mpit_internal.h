@@ -39,6 +39,10 @@ int dmpi_mpit_category_of(const char *name);
 /* Performance variables in category c: their number, and the first len of
  * their indices (core/mpit_pvar.c). */
 int dmpi_mpit_pvars_in(int c, int len, int indices[]);
+/* At the last MPI_T_finalize: every control variable handle, and every
+ * session with its handles, is freed (invalid from then on). */
+void dmpi_mpit_cvar_release_all(void);
+void dmpi_mpit_pvar_release_all(void);
 /* Registers the counters of core/pvar.h, once. */
 void dmpi_mpit_add_core_pvars(void);
 

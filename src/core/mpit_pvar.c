@@ -244,6 +244,18 @@ int dmpi_mpit_pvar_session_create(MPI_T_pvar_session *s)
     return MPI_SUCCESS;
 }
 
+/* Unlinks the session at `at` and frees it with its handles. */
+static void free_session(struct MPIR_T_pvar_session_s **at)
+{
+    struct MPIR_T_pvar_session_s *s = *at;
+    *at = s->next;
+    for (struct MPIR_T_pvar_handle_s *h = s->handles, *n; h; h = n) {
+        n = h->next;
+        free(h);
+    }
+    free(s);
+}
+
 int dmpi_mpit_pvar_session_free(MPI_T_pvar_session *s)
 {
     MPIT_LOCKED;
@@ -253,15 +265,17 @@ int dmpi_mpit_pvar_session_free(MPI_T_pvar_session *s)
     struct MPIR_T_pvar_session_s **at = find_session(*s);
     if (!at)
         return MPI_T_ERR_INVALID_SESSION;
-    *at = (*s)->next;
-    for (struct MPIR_T_pvar_handle_s *h = (*s)->handles, *n; h; h = n) {
-        n = h->next;
-        free(h);
-    }
-    free(*s);
+    free_session(at);
     *s = MPI_T_PVAR_SESSION_NULL;
     return MPI_SUCCESS;
 }
+
+void dmpi_mpit_pvar_release_all(void)
+{
+    while (sessions)
+        free_session(&sessions);
+}
+
 
 int dmpi_mpit_pvar_handle_alloc(MPI_T_pvar_session s, int i, void *obj, MPI_T_pvar_handle *h, int *count)
 {

@@ -655,11 +655,20 @@ static void after_finalize(void)
     EXPECT(MPI_T_pvar_read(ses, ph, &v), MPI_SUCCESS);
     MTEST_CHECK(v == 0, "the unexpected queue holds %llu after MPI_Finalize", v);
     EXPECT(MPI_T_pvar_session_free(&ses), MPI_SUCCESS);
+    /* handles and sessions left open end with the last MPI_T_finalize */
+    EXPECT(MPI_T_cvar_handle_alloc(0, NULL, &ch, &count), MPI_SUCCESS);
+    EXPECT(MPI_T_pvar_session_create(&ses), MPI_SUCCESS);
+    EXPECT(MPI_T_pvar_handle_alloc(ses, 0, NULL, &ph, &count), MPI_SUCCESS);
     EXPECT(MPI_T_finalize(), MPI_SUCCESS);
     EXPECT(MPI_T_cvar_get_num(&n), MPI_SUCCESS);   /* one init is still open */
+    EXPECT(MPI_T_cvar_read(ch, &spins), MPI_SUCCESS);
     EXPECT(MPI_T_finalize(), MPI_SUCCESS);
     EXPECT(MPI_T_cvar_get_num(&n), MPI_T_ERR_NOT_INITIALIZED);
     EXPECT(MPI_T_finalize(), MPI_T_ERR_NOT_INITIALIZED);
+    EXPECT(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided), MPI_SUCCESS);
+    EXPECT(MPI_T_cvar_read(ch, &spins), MPI_T_ERR_INVALID_HANDLE);
+    EXPECT(MPI_T_pvar_read(ses, ph, &v), MPI_T_ERR_INVALID_SESSION);
+    EXPECT(MPI_T_finalize(), MPI_SUCCESS);
 }
 
 int main(int argc, char **argv)
