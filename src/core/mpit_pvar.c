@@ -41,7 +41,7 @@ static struct MPIR_T_pvar_session_s *sessions;
 
 /* MPI_T_PVAR_ALL_HANDLES: an address no handle has. */
 static struct MPIR_T_pvar_handle_s all_handles;
-struct MPIR_T_pvar_handle_s *const MPI_T_PVAR_ALL_HANDLES __attribute__((visibility("default"))) = &all_handles;
+struct MPIR_T_pvar_handle_s *const MPI_T_PVAR_ALL_HANDLES = &all_handles;   /* exported: mpi.h */
 
 int dmpi_mpit_pvar_add(const dmpi_pvar_source_t *src)
 {
