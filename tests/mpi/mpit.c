@@ -16,6 +16,7 @@
  *     readreset and write set it; k unexpected messages raise the
  *     unexpected-queue length and high-water mark to exactly k, receiving
  *     them lowers the length but not the mark, a reset lowers the mark;
+ *     each one-sided operation moves its counter by one;
  *   - the error code of every call on bad indexes, names, handles, sessions;
  *     no event sources or events, so every index-based event call says
  *     MPI_T_ERR_INVALID_INDEX and every handle-based one
@@ -517,6 +518,44 @@ static void check_unexpected(MPI_T_pvar_session ses, int k)
     MPI_Barrier(MPI_COMM_WORLD);
 }
 
+/* One-sided operations: each counter moves by the calls made. */
+static void check_rma(MPI_T_pvar_session ses)
+{
+    static const char *names[] = {"rma_puts", "rma_gets", "rma_accumulates", "rma_compare_and_swaps"};
+    const unsigned long long want[] = {3, 2, 4, 1};
+    MPI_T_pvar_handle h[4];
+    int count, *base, to = (mtest_rank + 1) % mtest_size, one = 1, got[4], old;
+    for (int i = 0; i < 4; i++)
+        EXPECT(MPI_T_pvar_handle_alloc(ses, pvar_index(names[i], MPI_T_PVAR_CLASS_COUNTER), NULL, &h[i], &count),
+               MPI_SUCCESS);
+    MPI_Win win;
+    MPI_Win_allocate(16 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win);
+    memset(base, 0, 16 * sizeof(int));
+    MPI_Barrier(MPI_COMM_WORLD);
+    EXPECT(MPI_T_pvar_start(ses, MPI_T_PVAR_ALL_HANDLES), MPI_SUCCESS);
+    MPI_Win_lock_all(0, win);
+    for (int i = 0; i < 3; i++)
+        MPI_Put(&one, 1, MPI_INT, to, i, 1, MPI_INT, win);
+    MPI_Get(&got[0], 1, MPI_INT, to, 8, 1, MPI_INT, win);
+    MPI_Get(&got[1], 1, MPI_INT, to, 9, 1, MPI_INT, win);
+    MPI_Accumulate(&one, 1, MPI_INT, to, 4, 1, MPI_INT, MPI_SUM, win);
+    MPI_Get_accumulate(&one, 1, MPI_INT, &got[2], 1, MPI_INT, to, 5, 1, MPI_INT, MPI_SUM, win);
+    MPI_Fetch_and_op(&one, &got[3], MPI_INT, to, 6, MPI_SUM, win);
+    MPI_Request req;
+    MPI_Raccumulate(&one, 1, MPI_INT, to, 7, 1, MPI_INT, MPI_SUM, win, &req);
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    MPI_Compare_and_swap(&one, &old, &got[0], MPI_INT, to, 10, win);
+    MPI_Win_unlock_all(win);
+    EXPECT(MPI_T_pvar_stop(ses, MPI_T_PVAR_ALL_HANDLES), MPI_SUCCESS);
+    for (int i = 0; i < 4; i++) {
+        unsigned long long v = 0;
+        EXPECT(MPI_T_pvar_read(ses, h[i], &v), MPI_SUCCESS);
+        MTEST_CHECK(v == want[i], "%s moved by %llu, %llu calls were made", names[i], v, want[i]);
+        EXPECT(MPI_T_pvar_handle_free(ses, &h[i]), MPI_SUCCESS);
+    }
+    MPI_Win_free(&win);
+}
+
 /* ---- errors ----------------------------------------------------------------------- */
 
 static void check_errors(int ncvar, int npvar)
@@ -689,6 +728,7 @@ int main(int argc, char **argv)
     check_message_counters(ses, 5, 0);
     check_unexpected(ses, 8);
     check_cvar_effect(ses);
+    check_rma(ses);
     EXPECT(MPI_T_pvar_session_free(&ses), MPI_SUCCESS);
     check_errors(ncvar, npvar);
     EXPECT(MPI_T_finalize(), MPI_SUCCESS);       /* the one of before_init */
