@@ -165,6 +165,40 @@ typedef MPI_Session_errhandler_function MPI_Session_errhandler_fn;
 /* [MISC] Handle conversion, Fortran types, status and request queries, error removal, hardware info */
 
 /* [TOOLS] Tools interface (MPI_T) */
+struct MPIR_T_enum_s;
+struct MPIR_T_cvar_handle_s;
+struct MPIR_T_pvar_handle_s;
+struct MPIR_T_pvar_session_s;
+struct MPIR_T_event_registration_s;
+struct MPIR_T_event_instance_s;
+typedef struct MPIR_T_enum_s *MPI_T_enum;
+typedef struct MPIR_T_cvar_handle_s *MPI_T_cvar_handle;
+typedef struct MPIR_T_pvar_handle_s *MPI_T_pvar_handle;
+typedef struct MPIR_T_pvar_session_s *MPI_T_pvar_session;
+typedef struct MPIR_T_event_registration_s *MPI_T_event_registration;
+typedef struct MPIR_T_event_instance_s *MPI_T_event_instance;
+
+/* What an event callback may do, least restricted first */
+typedef enum MPI_T_cb_safety {
+    MPI_T_CB_REQUIRE_NONE = 0,
+    MPI_T_CB_REQUIRE_MPI_RESTRICTED = 1,
+    MPI_T_CB_REQUIRE_THREAD_SAFE = 2,
+    MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE = 3
+} MPI_T_cb_safety;
+
+typedef enum MPI_T_source_order {
+    MPI_T_SOURCE_ORDERED = 0,
+    MPI_T_SOURCE_UNORDERED = 1
+} MPI_T_source_order;
+
+typedef void (MPI_T_event_cb_function)(MPI_T_event_instance event_instance,
+                                       MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety,
+                                       void *user_data);
+typedef void (MPI_T_event_free_cb_function)(MPI_T_event_registration event_registration,
+                                            MPI_T_cb_safety cb_safety, void *user_data);
+typedef void (MPI_T_event_dropped_cb_function)(MPI_Count count, MPI_T_event_registration event_registration,
+                                               int source_index, MPI_T_cb_safety cb_safety, void *user_data);
+
 
 /* ======================================================================
  * 3. Null and predefined object handles
@@ -559,6 +593,58 @@ typedef MPI_Session_errhandler_function MPI_Session_errhandler_fn;
 /* [MISC] Handle conversion, Fortran types, status and request queries, error removal, hardware info */
 
 /* [TOOLS] Tools interface (MPI_T) */
+#define MPI_T_ENUM_NULL          ((MPI_T_enum)0)
+#define MPI_T_CVAR_HANDLE_NULL   ((MPI_T_cvar_handle)0)
+#define MPI_T_PVAR_HANDLE_NULL   ((MPI_T_pvar_handle)0)
+#define MPI_T_PVAR_SESSION_NULL  ((MPI_T_pvar_session)0)
+/* Stands for every handle of a session in MPI_T_pvar_start/stop/reset. */
+extern struct MPIR_T_pvar_handle_s *const MPI_T_PVAR_ALL_HANDLES DMPI_API;
+
+/* Verbosity levels, in this order (the standard asks for increasing values) */
+#define MPI_T_VERBOSITY_USER_BASIC       221
+#define MPI_T_VERBOSITY_USER_DETAIL      222
+#define MPI_T_VERBOSITY_USER_ALL         223
+#define MPI_T_VERBOSITY_TUNER_BASIC      224
+#define MPI_T_VERBOSITY_TUNER_DETAIL     225
+#define MPI_T_VERBOSITY_TUNER_ALL        226
+#define MPI_T_VERBOSITY_MPIDEV_BASIC     227
+#define MPI_T_VERBOSITY_MPIDEV_DETAIL    228
+#define MPI_T_VERBOSITY_MPIDEV_ALL       229
+
+/* The object a variable is bound to */
+#define MPI_T_BIND_NO_OBJECT             9700
+#define MPI_T_BIND_MPI_COMM              9701
+#define MPI_T_BIND_MPI_DATATYPE          9702
+#define MPI_T_BIND_MPI_ERRHANDLER        9703
+#define MPI_T_BIND_MPI_FILE              9704
+#define MPI_T_BIND_MPI_GROUP             9705
+#define MPI_T_BIND_MPI_OP                9706
+#define MPI_T_BIND_MPI_REQUEST           9707
+#define MPI_T_BIND_MPI_WIN               9708
+#define MPI_T_BIND_MPI_MESSAGE           9709
+#define MPI_T_BIND_MPI_INFO              9710
+
+/* Who may change a control variable, and how far a change reaches */
+#define MPI_T_SCOPE_CONSTANT             60438
+#define MPI_T_SCOPE_READONLY             60439
+#define MPI_T_SCOPE_LOCAL                60440
+#define MPI_T_SCOPE_GROUP                60441
+#define MPI_T_SCOPE_GROUP_EQ             60442
+#define MPI_T_SCOPE_ALL                  60443
+#define MPI_T_SCOPE_ALL_EQ               60444
+
+/* Classes of performance variables */
+#define MPI_T_PVAR_CLASS_STATE           240
+#define MPI_T_PVAR_CLASS_LEVEL           241
+#define MPI_T_PVAR_CLASS_SIZE            242
+#define MPI_T_PVAR_CLASS_PERCENTAGE      243
+#define MPI_T_PVAR_CLASS_HIGHWATERMARK   244
+#define MPI_T_PVAR_CLASS_LOWWATERMARK    245
+#define MPI_T_PVAR_CLASS_COUNTER         246
+#define MPI_T_PVAR_CLASS_AGGREGATE       247
+#define MPI_T_PVAR_CLASS_TIMER           248
+#define MPI_T_PVAR_CLASS_GENERIC         249
+
 
 /* ======================================================================
  * 8. Special addresses
@@ -1109,6 +1195,72 @@ int MPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, MP
 /* [MISC] Handle conversion, Fortran types, status and request queries, error removal, hardware info */
 
 /* [TOOLS] Tools interface (MPI_T) */
+int MPI_T_init_thread(int required, int *provided) DMPI_API;
+int MPI_T_finalize(void) DMPI_API;
+int MPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_len) DMPI_API;
+int MPI_T_enum_get_item(MPI_T_enum enumtype, int indx, int *value, char *name, int *name_len) DMPI_API;
+int MPI_T_cvar_get_num(int *num_cvar) DMPI_API;
+int MPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosity, MPI_Datatype *datatype,
+                        MPI_T_enum *enumtype, char *desc, int *desc_len, int *bind, int *scope) DMPI_API;
+int MPI_T_cvar_get_index(const char *name, int *cvar_index) DMPI_API;
+int MPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_handle *handle, int *count) DMPI_API;
+int MPI_T_cvar_handle_free(MPI_T_cvar_handle *handle) DMPI_API;
+int MPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf) DMPI_API;
+int MPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf) DMPI_API;
+int MPI_T_pvar_get_num(int *num_pvar) DMPI_API;
+int MPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosity, int *var_class,
+                        MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len, int *bind,
+                        int *readonly, int *continuous, int *atomic) DMPI_API;
+int MPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index) DMPI_API;
+int MPI_T_pvar_session_create(MPI_T_pvar_session *session) DMPI_API;
+int MPI_T_pvar_session_free(MPI_T_pvar_session *session) DMPI_API;
+int MPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index, void *obj_handle,
+                            MPI_T_pvar_handle *handle, int *count) DMPI_API;
+int MPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle *handle) DMPI_API;
+int MPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle) DMPI_API;
+int MPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle) DMPI_API;
+int MPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf) DMPI_API;
+int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void *buf) DMPI_API;
+int MPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle) DMPI_API;
+int MPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf) DMPI_API;
+int MPI_T_category_get_num(int *num_cat) DMPI_API;
+int MPI_T_category_get_info(int cat_index, char *name, int *name_len, char *desc, int *desc_len, int *num_cvars,
+                            int *num_pvars, int *num_categories) DMPI_API;
+int MPI_T_category_get_index(const char *name, int *cat_index) DMPI_API;
+int MPI_T_category_get_cvars(int cat_index, int len, int indices[]) DMPI_API;
+int MPI_T_category_get_pvars(int cat_index, int len, int indices[]) DMPI_API;
+int MPI_T_category_get_categories(int cat_index, int len, int indices[]) DMPI_API;
+int MPI_T_category_get_num_events(int cat_index, int *num_events) DMPI_API;
+int MPI_T_category_get_events(int cat_index, int len, int indices[]) DMPI_API;
+int MPI_T_category_changed(int *update_number) DMPI_API;
+int MPI_T_source_get_num(int *num_sources) DMPI_API;
+int MPI_T_source_get_info(int source_index, char *name, int *name_len, char *desc, int *desc_len,
+                          MPI_T_source_order *ordering, MPI_Count *ticks_per_second, MPI_Count *max_ticks,
+                          MPI_Info *info) DMPI_API;
+int MPI_T_source_get_timestamp(int source_index, MPI_Count *timestamp) DMPI_API;
+int MPI_T_event_get_num(int *num_events) DMPI_API;
+int MPI_T_event_get_info(int event_index, char *name, int *name_len, int *verbosity,
+                         MPI_Datatype array_of_datatypes[], MPI_Aint array_of_displacements[], int *num_elements,
+                         MPI_T_enum *enumtype, MPI_Info *info, char *desc, int *desc_len, int *bind) DMPI_API;
+int MPI_T_event_get_index(const char *name, int *event_index) DMPI_API;
+int MPI_T_event_handle_alloc(int event_index, void *obj_handle, MPI_Info info,
+                             MPI_T_event_registration *event_registration) DMPI_API;
+int MPI_T_event_handle_get_info(MPI_T_event_registration event_registration, MPI_Info *info_used) DMPI_API;
+int MPI_T_event_handle_set_info(MPI_T_event_registration event_registration, MPI_Info info) DMPI_API;
+int MPI_T_event_handle_free(MPI_T_event_registration event_registration, void *user_data,
+                            MPI_T_event_free_cb_function free_cb_function) DMPI_API;
+int MPI_T_event_register_callback(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety,
+                                  MPI_Info info, void *user_data, MPI_T_event_cb_function event_cb_function) DMPI_API;
+int MPI_T_event_callback_get_info(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety,
+                                  MPI_Info *info_used) DMPI_API;
+int MPI_T_event_callback_set_info(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety,
+                                  MPI_Info info) DMPI_API;
+int MPI_T_event_set_dropped_handler(MPI_T_event_registration event_registration,
+                                    MPI_T_event_dropped_cb_function dropped_cb_function) DMPI_API;
+int MPI_T_event_read(MPI_T_event_instance event_instance, int element_index, void *buffer) DMPI_API;
+int MPI_T_event_copy(MPI_T_event_instance event_instance, void *buffer) DMPI_API;
+int MPI_T_event_get_timestamp(MPI_T_event_instance event_instance, MPI_Count *event_timestamp) DMPI_API;
+int MPI_T_event_get_source(MPI_T_event_instance event_instance, int *source_index) DMPI_API;
 
 /* ---- 9b. PMPI_ names (profiling interface) --------------------------- */
 
@@ -1629,6 +1781,72 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, M
 /* [MISC] Handle conversion, Fortran types, status and request queries, error removal, hardware info */
 
 /* [TOOLS] Tools interface (MPI_T) */
+int PMPI_T_init_thread(int required, int *provided) DMPI_API;
+int PMPI_T_finalize(void) DMPI_API;
+int PMPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_len) DMPI_API;
+int PMPI_T_enum_get_item(MPI_T_enum enumtype, int indx, int *value, char *name, int *name_len) DMPI_API;
+int PMPI_T_cvar_get_num(int *num_cvar) DMPI_API;
+int PMPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosity, MPI_Datatype *datatype,
+                         MPI_T_enum *enumtype, char *desc, int *desc_len, int *bind, int *scope) DMPI_API;
+int PMPI_T_cvar_get_index(const char *name, int *cvar_index) DMPI_API;
+int PMPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_handle *handle, int *count) DMPI_API;
+int PMPI_T_cvar_handle_free(MPI_T_cvar_handle *handle) DMPI_API;
+int PMPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf) DMPI_API;
+int PMPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf) DMPI_API;
+int PMPI_T_pvar_get_num(int *num_pvar) DMPI_API;
+int PMPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosity, int *var_class,
+                         MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len, int *bind,
+                         int *readonly, int *continuous, int *atomic) DMPI_API;
+int PMPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index) DMPI_API;
+int PMPI_T_pvar_session_create(MPI_T_pvar_session *session) DMPI_API;
+int PMPI_T_pvar_session_free(MPI_T_pvar_session *session) DMPI_API;
+int PMPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index, void *obj_handle,
+                             MPI_T_pvar_handle *handle, int *count) DMPI_API;
+int PMPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle *handle) DMPI_API;
+int PMPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle) DMPI_API;
+int PMPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle) DMPI_API;
+int PMPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf) DMPI_API;
+int PMPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void *buf) DMPI_API;
+int PMPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle) DMPI_API;
+int PMPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf) DMPI_API;
+int PMPI_T_category_get_num(int *num_cat) DMPI_API;
+int PMPI_T_category_get_info(int cat_index, char *name, int *name_len, char *desc, int *desc_len, int *num_cvars,
+                             int *num_pvars, int *num_categories) DMPI_API;
+int PMPI_T_category_get_index(const char *name, int *cat_index) DMPI_API;
+int PMPI_T_category_get_cvars(int cat_index, int len, int indices[]) DMPI_API;
+int PMPI_T_category_get_pvars(int cat_index, int len, int indices[]) DMPI_API;
+int PMPI_T_category_get_categories(int cat_index, int len, int indices[]) DMPI_API;
+int PMPI_T_category_get_num_events(int cat_index, int *num_events) DMPI_API;
+int PMPI_T_category_get_events(int cat_index, int len, int indices[]) DMPI_API;
+int PMPI_T_category_changed(int *update_number) DMPI_API;
+int PMPI_T_source_get_num(int *num_sources) DMPI_API;
+int PMPI_T_source_get_info(int source_index, char *name, int *name_len, char *desc, int *desc_len,
+                           MPI_T_source_order *ordering, MPI_Count *ticks_per_second, MPI_Count *max_ticks,
+                           MPI_Info *info) DMPI_API;
+int PMPI_T_source_get_timestamp(int source_index, MPI_Count *timestamp) DMPI_API;
+int PMPI_T_event_get_num(int *num_events) DMPI_API;
+int PMPI_T_event_get_info(int event_index, char *name, int *name_len, int *verbosity,
+                          MPI_Datatype array_of_datatypes[], MPI_Aint array_of_displacements[], int *num_elements,
+                          MPI_T_enum *enumtype, MPI_Info *info, char *desc, int *desc_len, int *bind) DMPI_API;
+int PMPI_T_event_get_index(const char *name, int *event_index) DMPI_API;
+int PMPI_T_event_handle_alloc(int event_index, void *obj_handle, MPI_Info info,
+                              MPI_T_event_registration *event_registration) DMPI_API;
+int PMPI_T_event_handle_get_info(MPI_T_event_registration event_registration, MPI_Info *info_used) DMPI_API;
+int PMPI_T_event_handle_set_info(MPI_T_event_registration event_registration, MPI_Info info) DMPI_API;
+int PMPI_T_event_handle_free(MPI_T_event_registration event_registration, void *user_data,
+                             MPI_T_event_free_cb_function free_cb_function) DMPI_API;
+int PMPI_T_event_register_callback(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety,
+                                   MPI_Info info, void *user_data, MPI_T_event_cb_function event_cb_function) DMPI_API;
+int PMPI_T_event_callback_get_info(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety,
+                                   MPI_Info *info_used) DMPI_API;
+int PMPI_T_event_callback_set_info(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety,
+                                   MPI_Info info) DMPI_API;
+int PMPI_T_event_set_dropped_handler(MPI_T_event_registration event_registration,
+                                     MPI_T_event_dropped_cb_function dropped_cb_function) DMPI_API;
+int PMPI_T_event_read(MPI_T_event_instance event_instance, int element_index, void *buffer) DMPI_API;
+int PMPI_T_event_copy(MPI_T_event_instance event_instance, void *buffer) DMPI_API;
+int PMPI_T_event_get_timestamp(MPI_T_event_instance event_instance, MPI_Count *event_timestamp) DMPI_API;
+int PMPI_T_event_get_source(MPI_T_event_instance event_instance, int *source_index) DMPI_API;
 
 #if defined(__cplusplus)
 }

@@ -81,6 +81,18 @@ int dmpi_coll_pick(const dmpi_coll_rule_t *rules, int nrules, const dmpi_coll_ca
     return rules[nrules - 1].algo;
 }
 
+uint64_t dmpi_coll_chosen[DMPI_COLL_MAX_DECISIONS][DMPI_COLL_MAX_ALGOS];
+
+/* One more run of algo (MPI_T's counters): the decision's row is found
+ * among the few there are, which costs nothing next to a collective. */
+static int count_choice(const dmpi_coll_decision_t *d, int algo)
+{
+    for (int i = 0; i < DMPI_COLL_MAX_DECISIONS && dmpi_coll_decisions[i]; i++)
+        if (dmpi_coll_decisions[i] == d && algo < DMPI_COLL_MAX_ALGOS)
+            dmpi_coll_chosen[i][algo]++;
+    return algo;
+}
+
 int dmpi_coll_choose(const dmpi_coll_decision_t *d, const dmpi_coll_case_t *k)
 {
     int algo = dmpi_coll_forced(d->value, d->names);
@@ -91,7 +103,7 @@ int dmpi_coll_choose(const dmpi_coll_decision_t *d, const dmpi_coll_case_t *k)
         if (algo == c->algo && (c->needs & ~k->holds) != 0)
             algo = c->instead;
     }
-    return algo;
+    return count_choice(d, algo);
 }
 
 /* ---- the tables --------------------------------------------------------- */

@@ -14,6 +14,7 @@
 #define DMPI_COLL_DECIDE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Conditions a rule may need, or a constraint may require, of a call. */
 enum {
@@ -103,5 +104,11 @@ extern const dmpi_coll_decision_t dmpi_decide_barrier, dmpi_decide_gather, dmpi_
 
 /* Every decision above, for dmpi_info and the parameter check; NULL ends it. */
 extern const dmpi_coll_decision_t *const dmpi_coll_decisions[];
+
+/* How often each algorithm ran, by decision (its index in
+ * dmpi_coll_decisions) and algorithm: MPI_T's coll_* counters. */
+#define DMPI_COLL_MAX_DECISIONS 16
+#define DMPI_COLL_MAX_ALGOS 8
+extern uint64_t dmpi_coll_chosen[DMPI_COLL_MAX_DECISIONS][DMPI_COLL_MAX_ALGOS];
 
 #endif

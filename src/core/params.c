@@ -20,12 +20,16 @@ typedef struct param {
     const char *min, *max;   /* numbers: the accepted range, written as values are */
     size_t offset;
     const char *doc;
+    int when;                /* DMPI_PARAM_AT_INIT unless given: read once, at MPI_Init */
 } param_t;
 
 #define P(field) offsetof(dmpi_params_t, field)
 #define SIZE_ANY "0", "18446744073709551615"   /* a threshold: every size means something */
 /* Defaults and why they were chosen: docs/protocols.md. Ranges: the reason
  * is given where it is not the parameter's own meaning. */
+/* A row read once at MPI_Init leaves `when` out (DMPI_PARAM_AT_INIT). */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 static const param_t table[] = {
     /* max: an eager message that arrives before its receive is buffered whole */
     {"EAGER_LIMIT", P_SIZE, "8192", "0", "1G", P(eager_limit),
@@ -75,18 +79,23 @@ static const param_t table[] = {
      "auto: waiting ranks yield the core early when a node has more ranks than CPUs; always: as if it had (for nodes that share their cores with others, e.g. containers or namespaces on one machine); never: as if it had not"},
     /* min: 0 would yield at the first idle poll; max: 10^9 polls are minutes of spinning already */
     {"SPIN_COUNT", P_INT, "100", "1", "1000000000", P(spin_count),
-     "idle polls before a waiting rank starts yielding its core between polls, when ranks outnumber cores (16 times as many otherwise)"},
+     "idle polls before a waiting rank starts yielding its core between polls, when ranks outnumber cores (16 times as many otherwise)",
+     DMPI_PARAM_LOCAL},
     /* max: a second; longer naps would make a rank deaf for longer than any wait needs */
     {"IDLE_NAP", P_DOUBLE, "1000", "0", "1e6", P(idle_nap),
-     "longest sleep (microseconds) between the polls of a rank that has waited DMPI_IDLE_NAP_AFTER; each nap is at most an eighth of the time waited so far (0 = never sleep)"},
+     "longest sleep (microseconds) between the polls of a rank that has waited DMPI_IDLE_NAP_AFTER; each nap is at most an eighth of the time waited so far (0 = never sleep)",
+     DMPI_PARAM_LOCAL},
     {"IDLE_NAP_AFTER", P_DOUBLE, "1", "0", "1e9", P(idle_nap_after),
-     "milliseconds a rank waits, polling and yielding, before it naps between polls, when ranks outnumber cores (100 times as long otherwise)"},
+     "milliseconds a rank waits, polling and yielding, before it naps between polls, when ranks outnumber cores (100 times as long otherwise)",
+     DMPI_PARAM_LOCAL},
     /* max: some 30 years, never in effect (0 turns the reports off) */
     {"HANG_TIMEOUT", P_DOUBLE, "300", "0", "1e9", P(hang_timeout),
-     "seconds a rank may wait in one call before it prints what it waits for, and again every as many seconds (0 = never)"},
+     "seconds a rank may wait in one call before it prints what it waits for, and again every as many seconds (0 = never)",
+     DMPI_PARAM_LOCAL},
 #define COLL(NAME, field, what)                                                                    \
     {"COLL_" NAME, P_NAME, "auto", NULL, NULL, P(field),                                           \
-     "algorithm of " what ": auto (the decision table), or an algorithm name from docs/collectives.md"}
+     "algorithm of " what ": auto (the decision table), or an algorithm name from docs/collectives.md", \
+     DMPI_PARAM_ALL_EQ}
     COLL("BARRIER", coll_barrier, "MPI_Barrier and MPI_Ibarrier"),
     COLL("BCAST", coll_bcast, "MPI_Bcast and MPI_Ibcast"),
     COLL("REDUCE", coll_reduce, "MPI_Reduce and MPI_Ireduce"),
@@ -98,7 +107,8 @@ static const param_t table[] = {
     COLL("ALLTOALLV", coll_alltoallv, "MPI_Alltoallv/w and MPI_Ialltoallv/w"),
     COLL("REDUCE_SCATTER", coll_reduce_scatter, "MPI_Reduce_scatter(_block) and their nonblocking forms"),
     {"COLL_NODE", P_INT, "1", "0", "1", P(coll_node),
-     "1: collectives on communicators whose ranks share a node move data through shared memory and flags (docs/collectives.md); 0: point-to-point algorithms only"},
+     "1: collectives on communicators whose ranks share a node move data through shared memory and flags (docs/collectives.md); 0: point-to-point algorithms only",
+     DMPI_PARAM_ALL_EQ},
     /* max: two halves of it per rank must fit the budget's share */
     {"COLL_NODE_COPY_MAX", P_SIZE, "32768", "0", "64M", P(coll_node_copy_max),
      "largest contribution of one rank copied through the communicator's shared area (on communicators of more than 64 ranks at most 2 MiB / ranks, and at least 8 KiB); larger ones are read from the owner's buffer with process_vm_readv (larger reduce, scan and exscan of more than two ranks, and everything where single copy is denied, go through the area in pieces: docs/collectives.md)"},
@@ -114,12 +124,16 @@ static const param_t table[] = {
      "1: barrier, bcast, reduce and allreduce (commutative ops) on communicators that span nodes combine each node's ranks at a leader first, and only the leaders talk across nodes (docs/collectives.md); 0: the flat algorithms over all ranks"},
     /* max: a window wider than the communicator is the whole communicator */
     {"ALLTOALLV_WINDOW", P_INT, "8", "1", "1000000", P(alltoallv_window),
-     "exchanges in flight at once in the throttled linear alltoallv"},
+     "exchanges in flight at once in the throttled linear alltoallv",
+     DMPI_PARAM_ALL_EQ},
     {"RMA_DIRECT", P_INT, "1", "0", "1", P(rma_direct),
-     "1: one-sided communication in a window whose ranks share a node goes through shared memory (locks, accumulates, Put/Get on Win_allocate memory) and single copy (Win_create memory); 0: by messages to the target, as across nodes"},
+     "1: one-sided communication in a window whose ranks share a node goes through shared memory (locks, accumulates, Put/Get on Win_allocate memory) and single copy (Win_create memory); 0: by messages to the target, as across nodes",
+     DMPI_PARAM_ALL_EQ},
     {"VERBOSE", P_INT, "0", "0", "2", P(verbose),
-     "0 quiet; 1 prints start-up decisions (paths, fallbacks); 2 adds details"},
+     "0 quiet; 1 prints start-up decisions (paths, fallbacks); 2 adds details",
+     DMPI_PARAM_LOCAL},
 };
+#pragma GCC diagnostic pop
 #define NPARAMS (sizeof table / sizeof table[0])
 
 static const char *path_names[] = {"auto", "eager", "copy", "cma"};
@@ -244,10 +258,17 @@ static const char *expected(ptype_t t)
     return "?";
 }
 
+/* Entries set through MPI_T (dmpi_param_set): a later load keeps them. */
+static bool set_by_tool[NPARAMS];
+static bool loaded;
+
 int dmpi_params_load(void)
 {
+    loaded = true;
     for (size_t i = 0; i < NPARAMS; i++) {
         const param_t *p = &table[i];
+        if (set_by_tool[i])
+            continue;
         parse_one(p, p->dflt);
         char var[64];
         snprintf(var, sizeof var, "DMPI_%s", p->name);
@@ -271,6 +292,24 @@ int dmpi_params_load(void)
         }
     }
     return 0;
+}
+
+/* The group of a parameter, from its name, so that a new entry has one
+ * without saying so. */
+static const char *category_of(const char *name)
+{
+    static const struct {
+        const char *prefix, *category;
+    } groups[] = {
+        {"COLL_", "collectives"}, {"ALLTOALLV_", "collectives"}, {"TCP_", "tcp"}, {"RMA_", "rma"},
+        {"EAGER_", "shm"}, {"CMA_", "shm"}, {"SHM_", "shm"}, {"RING_", "shm"}, {"FRAG_", "shm"},
+        {"ALLOC_MEM_", "shm"}, {"TRANSPORT", "p2p"}, {"YIELD", "progress"}, {"SPIN_", "progress"},
+        {"IDLE_", "progress"}, {"HANG_", "progress"},
+    };
+    for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)
+        if (!strncmp(name, groups[g].prefix, strlen(groups[g].prefix)))
+            return groups[g].category;
+    return "general";
 }
 
 static void format_current(const param_t *p, char *cur, size_t len)
@@ -297,5 +336,55 @@ int dmpi_param_describe(int i, dmpi_param_info_t *info)
     info->max = p->max;
     info->doc = p->doc;
     format_current(p, info->cur, sizeof info->cur);
+    static const int kinds[] = {[P_SIZE] = DMPI_PARAM_SIZE, [P_INT] = DMPI_PARAM_INT, [P_DOUBLE] = DMPI_PARAM_DOUBLE,
+                                [P_PATH] = DMPI_PARAM_CHOICE, [P_NAME] = DMPI_PARAM_NAME, [P_TEXT] = DMPI_PARAM_TEXT};
+    info->kind = kinds[p->type];
+    info->when = p->when;
+    info->category = category_of(p->name);
     return 1;
+}
+
+const char *dmpi_param_choice(int i, int c)
+{
+    if (i < 0 || (size_t)i >= NPARAMS || table[i].type != P_PATH || c < 0 || c >= 4)
+        return NULL;
+    return path_names[c];
+}
+
+const void *dmpi_param_value(int i)
+{
+    return (const char *)&dmpi_params + table[i].offset;
+}
+
+int dmpi_param_set(int i, const void *value)
+{
+    const param_t *p = &table[i];
+    char text[64];
+    switch (p->type) {   /* the value as the environment would give it, then the one parser */
+    case P_SIZE: snprintf(text, sizeof text, "%zu", *(const size_t *)value); break;
+    case P_INT: snprintf(text, sizeof text, "%d", *(const int *)value); break;
+    case P_DOUBLE: snprintf(text, sizeof text, "%.17g", *(const double *)value); break;
+    case P_PATH: {
+        int c = *(const int *)value;
+        if (c < 0 || c >= 4)
+            return -1;
+        snprintf(text, sizeof text, "%s", path_names[c]);
+        break;
+    }
+    case P_NAME:
+    case P_TEXT:
+        if (strnlen(value, sizeof text) >= sizeof text)
+            return -1;
+        snprintf(text, sizeof text, "%s", (const char *)value);
+        break;
+    }
+    if (parse_one(p, text) != OK)
+        return -1;
+    set_by_tool[i] = true;
+    return 0;
+}
+
+int dmpi_params_load_once(void)
+{
+    return loaded ? 0 : dmpi_params_load();
 }

@@ -61,7 +61,33 @@ int dmpi_params_load(void);
 typedef struct dmpi_param_info {
     const char *name, *dflt, *min, *max, *doc;
     char cur[64];
+    int kind;                 /* DMPI_PARAM_* below: how MPI_T shows the value */
+    int when;                 /* DMPI_PARAM_AT_INIT, or when a change at run time takes effect */
+    const char *category;     /* the group it belongs to (MPI_T categories, dmpi_info) */
 } dmpi_param_info_t;
 int dmpi_param_describe(int i, dmpi_param_info_t *info);
+
+/* Kinds of values: a size_t, an int, a double, an int naming one of a few
+ * choices (dmpi_param_choice), a string of at most DMPI_PARAM_NAME_MAX or
+ * DMPI_PARAM_TEXT_MAX bytes with its NUL. */
+enum { DMPI_PARAM_SIZE, DMPI_PARAM_INT, DMPI_PARAM_DOUBLE, DMPI_PARAM_CHOICE, DMPI_PARAM_NAME, DMPI_PARAM_TEXT };
+/* When a parameter is read: once at MPI_Init (never changed afterwards), at
+ * every use by this process alone, or at every use by all processes alike
+ * (a change must be made by all of them between the same calls). */
+enum { DMPI_PARAM_AT_INIT, DMPI_PARAM_LOCAL, DMPI_PARAM_ALL_EQ };
+
+/* The name of choice c of a DMPI_PARAM_CHOICE parameter, NULL past the end. */
+const char *dmpi_param_choice(int i, int c);
+
+/* The value of entry i, as its kind says (size_t, int, double, or the
+ * string with its NUL). */
+const void *dmpi_param_value(int i);
+/* Sets entry i from its kind's representation (a string for names and
+ * text): 0, or -1 if the value is malformed or out of range. A value set so
+ * survives later loads from the environment (MPI_Init after MPI_T). */
+int dmpi_param_set(int i, const void *value);
+/* Loads the table once, if no load happened yet (MPI_T before MPI_Init):
+ * 0 or -1 as dmpi_params_load. */
+int dmpi_params_load_once(void);
 
 #endif

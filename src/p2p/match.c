@@ -1,4 +1,5 @@
 #include "p2p/match.h"
+#include "core/pvar.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,6 +58,7 @@ void dmpi_mq_finalize(void)
     }
     free(queues);
     queues = NULL;
+    dmpi_pv.unexp_len = dmpi_pv.posted_len = 0;
     nqueues = 0;
 }
 
@@ -65,6 +67,7 @@ static void unlink_posted(dmpi_matchq_t *q, dmpi_request_t *r)
     if (r->prev) r->prev->next = r->next; else q->posted_head = r->next;
     if (r->next) r->next->prev = r->prev; else q->posted_tail = r->prev;
     r->next = r->prev = NULL;
+    dmpi_pv.posted_len--;
 }
 
 dmpi_request_t *dmpi_mq_take_posted(dmpi_matchq_t *q, int src, int tag)
@@ -87,6 +90,7 @@ void dmpi_mq_post(dmpi_matchq_t *q, dmpi_request_t *r)
     else
         q->posted_head = r;
     q->posted_tail = r;
+    dmpi_pv.posted_len++;
 }
 
 bool dmpi_mq_unpost(dmpi_matchq_t *q, dmpi_request_t *r)
@@ -110,6 +114,7 @@ dmpi_msg_t *dmpi_mq_find_unexp(dmpi_matchq_t *q, int src, int tag, bool take)
         if (m->prev) m->prev->next = m->next; else q->unexp_head = m->next;
         if (m->next) m->next->prev = m->prev; else q->unexp_tail = m->prev;
         m->next = m->prev = NULL;
+        dmpi_pv.unexp_len--;
     }
     return m;
 }
@@ -123,6 +128,7 @@ void dmpi_mq_add_unexp(dmpi_matchq_t *q, dmpi_msg_t *m)
     else
         q->unexp_head = m;
     q->unexp_tail = m;
+    dmpi_pv_unexp_add();
 }
 
 dmpi_msg_t *dmpi_msg_alloc(size_t eager_bytes)

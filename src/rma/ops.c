@@ -14,6 +14,7 @@
 #include "node/cma.h"
 #include "node/node.h"
 #include "p2p/p2p.h"
+#include "core/pvar.h"
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -220,6 +221,7 @@ int dmpi_rma_put(const void *obuf, int ocount, dmpi_dtype_t *odt, int target, MP
                  dmpi_dtype_t *tdt, dmpi_win_t *w, dmpi_request_t **req)
 {
     const char *fn = req ? "MPI_Rput" : "MPI_Put";
+    dmpi_pv.rma_puts++;
     struct rma_state *st = w->st;
     target_ref_t t;
     bool done;
@@ -243,6 +245,7 @@ int dmpi_rma_get(void *obuf, int ocount, dmpi_dtype_t *odt, int target, MPI_Aint
                  dmpi_dtype_t *tdt, dmpi_win_t *w, dmpi_request_t **req)
 {
     const char *fn = req ? "MPI_Rget" : "MPI_Get";
+    dmpi_pv.rma_gets++;
     struct rma_state *st = w->st;
     target_ref_t t;
     bool done;
@@ -334,6 +337,7 @@ int dmpi_rma_acc(const void *obuf, int ocount, dmpi_dtype_t *odt, void *rbuf, in
 {
     const char *fn = rbuf ? (req ? "MPI_Rget_accumulate" : "MPI_Get_accumulate")
                           : (req ? "MPI_Raccumulate" : "MPI_Accumulate");
+    dmpi_pv.rma_accs++;
     struct rma_state *st = w->st;
     target_ref_t t;
     int err;
@@ -387,6 +391,7 @@ int dmpi_rma_cas(const void *obuf, const void *cbuf, void *rbuf, dmpi_dtype_t *d
                  dmpi_win_t *w)
 {
     const char *fn = "MPI_Compare_and_swap";
+    dmpi_pv.rma_cas++;
     struct rma_state *st = w->st;
     target_ref_t t;
     int err;

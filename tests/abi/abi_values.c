@@ -60,6 +60,9 @@ static void check_ints(void)
     result_msg(_Generic((name), int: 1, default: 0), #name " has type int",         \
                "wrong type");
 #include "constants.def"
+#define DMPI_ABI_ENUM(name, etype, value)                                           \
+    result((long long)(name) == (long long)(value), #name, (long long)(name), (long long)(value));
+#include "constants.def"
 }
 
 static void check_pointers(void)

@@ -71,9 +71,9 @@ fi
 #                                      attribute caching (the DUP ones need
 #                                      a library function)
 #   MPI_CONVERSION_FN_NULL(_C)         data representations; added with MPI-IO
-#   MPI_T_* other than MPI_T_ERR_*     tool information interface; added with
-#                                      MPI_T (its error classes are present)
-left_out='^(MPI_INCLUDED|MPI_FILE_DEFINED|MPI_OFFSET_TYPEDEF|MPI_AINT_FMT_(DEC|HEX)_SPEC|MPI_STATUS|MPI_T_|MPI_F_STATUSES_IGNORE|MPI_F_STATUS_IGNORE|MPI_F08_STATUSES_IGNORE|MPI_F08_STATUS_IGNORE|MPI_([A-Z]+_)?NULL_(COPY|DELETE)_FN|MPI_([A-Z]+_)?DUP_FN|MPI_CONVERSION_FN_NULL(_C)?|MPI_T_(BIND|CB|CVAR|ENUM|PVAR|SCOPE|SOURCE|VERBOSITY)_[A-Z0-9_]+)$'
+#   MPI_T_(VERBOSITY|BIND|SCOPE|PVAR_CLASS)_INVALID
+#                                      MPICH's own zero values, not MPI's
+left_out='^(MPI_INCLUDED|MPI_FILE_DEFINED|MPI_OFFSET_TYPEDEF|MPI_AINT_FMT_(DEC|HEX)_SPEC|MPI_STATUS|MPI_T_|MPI_F_STATUSES_IGNORE|MPI_F_STATUS_IGNORE|MPI_F08_STATUSES_IGNORE|MPI_F08_STATUS_IGNORE|MPI_([A-Z]+_)?NULL_(COPY|DELETE)_FN|MPI_([A-Z]+_)?DUP_FN|MPI_CONVERSION_FN_NULL(_C)?|MPI_T_(VERBOSITY|BIND|SCOPE|PVAR_CLASS)_INVALID)$'
 cat "$mpich/mpi.h" "$mpich/mpio.h" 2>/dev/null | sed 's,/\*.*\*/,,g' |
     grep -oE '\bMPI_[A-Z][A-Z0-9_]*\b' | sort -u >"$tmp/mpich_names"
 grep -oE '\bMPI_[A-Za-z0-9_]+\b' "$here/constants.def" | sort -u >"$tmp/our_names"

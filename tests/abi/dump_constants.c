@@ -29,6 +29,8 @@ int main(void)
 {
 #define DMPI_ABI_INT(name, value) \
     printf("%s %lld %s\n", #name, (long long)(name), DMPI_C_TYPE_NAME(name));
+#define DMPI_ABI_ENUM(name, etype, value) \
+    printf("%s %lld\n", #name, (long long)(name));
 #define DMPI_ABI_PTR(name, ctype, value) \
     printf("%s %lld\n", #name, (long long)(intptr_t)(name));
 #define DMPI_ABI_OBJECT(name, ctype) \

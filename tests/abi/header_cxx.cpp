@@ -12,6 +12,9 @@
 #define DMPI_ABI_INT(name, want)                                           \
     static_assert((name) == static_cast<int>(want), #name " value");       \
     static_assert(std::is_same<decltype(name), int>::value, #name " type");
+#define DMPI_ABI_ENUM(name, etype, want)                                   \
+    static_assert((name) == static_cast<int>(want), #name " value");       \
+    static_assert(std::is_same<decltype(name), etype>::value, #name " type");
 #define DMPI_ABI_PTR(name, ctype, want)                                    \
     static_assert(std::is_same<decltype(name), ctype>::value, #name " type");
 #define DMPI_ABI_OBJECT(name, ctype)                                       \

@@ -1,5 +1,6 @@
 /* dmpi_info: what this dmpi is, every tunable parameter (its default, its
- * value in the current environment and what it does), and the decision
+ * value in the current environment, its group and when it may change: the
+ * MPI_T control variables, and what it does), and the decision
  * tables that choose each collective's algorithm. */
 #include "core/params.h"
 #include "mpi.h"
@@ -134,7 +135,8 @@ int main(int argc, char **argv)
         print_decisions();
         return 0;
     }
-    printf("%-24s %-8s %-8s %-28s %s\n", "parameter", "default", "current", "range", "meaning");
+    printf("%-24s %-8s %-8s %-28s %-11s %-5s %s\n", "parameter", "default", "current", "range", "group", "set",
+           "meaning");
     dmpi_param_info_t p;
     for (int i = 0; dmpi_param_describe(i, &p); i++) {
         char var[64], range[64];
@@ -143,8 +145,15 @@ int main(int argc, char **argv)
             snprintf(range, sizeof range, "%s .. %s", p.min, p.max);
         else
             snprintf(range, sizeof range, "-");
-        printf("%-24s %-8s %-8s %-28s %s\n", var, p.dflt, p.cur, range, p.doc);
+        static const char *when[] = {[DMPI_PARAM_AT_INIT] = "init", [DMPI_PARAM_LOCAL] = "local",
+                                     [DMPI_PARAM_ALL_EQ] = "all"};
+        printf("%-24s %-8s %-8s %-28s %-11s %-5s %s\n", var, p.dflt, p.cur, range, p.category, when[p.when], p.doc);
     }
+    printf("\nEach parameter is also an MPI_T control variable of that name, in the MPI_T category\n"
+           "\"group\" (docs/tools-interface.md). set: init = read once at MPI_Init (MPI_T scope\n"
+           "constant: MPI_T_cvar_write says MPI_T_ERR_CVAR_SET_NEVER); local = MPI_T_cvar_write takes\n"
+           "effect at its next use in this process (MPI_T_SCOPE_LOCAL); all = likewise, but every\n"
+           "process must write the same value at the same point (MPI_T_SCOPE_ALL_EQ).\n");
     if (!params_only) {
         printf("\n");
         print_decisions();

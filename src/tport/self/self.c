@@ -4,6 +4,7 @@
  * receive matches them, as the standard requires. */
 #include "tport/tport.h"
 #include "p2p/deliver.h"
+#include "core/pvar.h"
 #include <limits.h>
 
 extern const dmpi_tport_t dmpi_tport_self;
@@ -17,6 +18,7 @@ static int self_init(void)
 static bool self_send_inline(int peer, const dmpi_hdr_t *h, const void *buf, size_t bytes)
 {
     (void)peer;
+    dmpi_pv_sent(DMPI_PV_SELF, bytes), dmpi_pv_recvd(DMPI_PV_SELF, bytes);
     dmpi_msg_t *um = NULL;
     dmpi_deliver_eager(h, dmpi_world.rank, bytes, buf, bytes, &um);
     return true;
@@ -28,6 +30,7 @@ static void self_send(dmpi_request_t *s)
     bool sync = s->mode == DMPI_MODE_SYNC;
     s->sync_pending = sync;
     s->data_pending = 0;
+    dmpi_pv_sent(DMPI_PV_SELF, s->bytes), dmpi_pv_recvd(DMPI_PV_SELF, s->bytes);
     if (sync)
         dmpi_deliver_eager_sync(&s->hdr, s->peer, s->bytes, s->buf, s->bytes, (uint64_t)(uintptr_t)s, &um);
     else

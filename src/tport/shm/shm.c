@@ -11,6 +11,7 @@
 #include "node/shareable.h"
 #include "p2p/deliver.h"
 #include "core/params.h"
+#include "core/pvar.h"
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -274,6 +275,7 @@ static void start_send(dmpi_request_t *s, unsigned stage)
     s->data_pending = 1;
     q->stage = (uint8_t)stage;
     q->finals = stage == SHM_STAGE_RTS;
+    dmpi_pv_sent(DMPI_PV_SHM, s->bytes);
     if (!p->sq_head && push_send(p, s)) {
         after_push(s);
         return;
@@ -314,6 +316,7 @@ static bool shm_send_inline(int local, const dmpi_hdr_t *m, const void *buf, siz
     h->len = bytes;
     dmpi_copy((char *)h + SHM_HDR_BYTES, buf, bytes);
     shm_tx_publish(&p->tx, h, SHM_EAGER, 0, (uint32_t)bytes);
+    dmpi_pv_sent(DMPI_PV_SHM, bytes);
     return true;
 }
 
@@ -330,6 +333,7 @@ static bool use_cma(shm_peer_t *p, size_t n)
 static void cma_failed(shm_peer_t *p, int err)
 {
     dmpi_node_cma_failed(local_of(p), err);
+    dmpi_pv.cma_fallbacks++;
 }
 
 /* Reads n bytes of the sender's buffer at addr into r's buffer at off.
@@ -553,6 +557,7 @@ static void rx_one(shm_peer_t *p, shm_hdr_t *h, uint64_t w)
     dmpi_request_t *s;
     switch (shm_word_kind(w)) {
     case SHM_EAGER: {
+        dmpi_pv_recvd(DMPI_PV_SHM, h->len);
         dmpi_msg_t *um = NULL;
         dmpi_request_t *r = DMPI_LIKELY(!(shm_word_flags(w) & SHM_F_SYNC))
                                 ? dmpi_deliver_eager(&h->m, p->world, h->len, payload, n, &um)
@@ -571,6 +576,7 @@ static void rx_one(shm_peer_t *p, shm_hdr_t *h, uint64_t w)
     case SHM_RTS: {
         uint64_t rts[2];
         memcpy(rts, payload, sizeof rts);
+        dmpi_pv_recvd(DMPI_PV_SHM, h->len);
         dmpi_deliver_rndv(&h->m, p->world, h->len, h->cookie, rts[0], rts[1], shm_word_flags(w));
         break;
     }

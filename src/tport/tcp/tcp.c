@@ -6,6 +6,7 @@
  * noncontiguous data, no pack buffer on either side. */
 #include "tport/tcp/tcp.h"
 #include "core/params.h"
+#include "core/pvar.h"
 #include "p2p/deliver.h"
 #include "pmi/pmi.h"
 #include <errno.h>
@@ -229,6 +230,8 @@ static bool tcp_send_inline(int peer, const dmpi_hdr_t *m, const void *buf, size
     struct iovec iov[2] = {{&f, TCP_FRAME_BYTES}, {(void *)buf, bytes}};
     struct msghdr mh = {.msg_iov = iov, .msg_iovlen = bytes ? 2 : 1};
     ssize_t w = sendmsg(p->sock->fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (w > 0)                     /* all of it or a part: either way it is sent */
+        dmpi_pv_sent(DMPI_PV_TCP, bytes);
     if (w == (ssize_t)(TCP_FRAME_BYTES + bytes))
         return true;
     if (w < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
@@ -266,6 +269,7 @@ static void tcp_send_eager(dmpi_request_t *s)
         o->f.m = s->hdr;
         o->s = s;
     }
+    dmpi_pv_sent(DMPI_PV_TCP, s->bytes);
     send_frame(s->peer, o);
 }
 
@@ -273,6 +277,7 @@ static void tcp_send_rndv(dmpi_request_t *s)
 {
     s->sync_pending = 0;           /* a rendezvous is matched before its data moves */
     s->data_pending = 1;
+    dmpi_pv_sent(DMPI_PV_TCP, s->bytes);
     tcp_out_t *o = out_new(TCP_RTS, s->bytes);
     o->f.m = s->hdr;
     o->f.cookie = (uint64_t)(uintptr_t)s;
@@ -357,6 +362,7 @@ static size_t rx_frame(int peer, tcp_peer_t *p, const char *at, size_t have)
     case TCP_EAGER: {
         if (have < TCP_FRAME_BYTES + f.len)
             return 0;
+        dmpi_pv_recvd(DMPI_PV_TCP, f.len);
         dmpi_msg_t *um = NULL;
         if (f.flags & TCP_F_SYNC)
             dmpi_deliver_eager_sync(&f.m, peer, f.len, payload, f.len, f.cookie, &um);
@@ -365,6 +371,7 @@ static size_t rx_frame(int peer, tcp_peer_t *p, const char *at, size_t have)
         return TCP_FRAME_BYTES + f.len;
     }
     case TCP_RTS:
+        dmpi_pv_recvd(DMPI_PV_TCP, f.len);
         dmpi_deliver_rndv(&f.m, peer, f.len, f.cookie, 0, 0, 0);
         break;
     case TCP_CTS:
