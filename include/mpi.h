@@ -575,8 +575,8 @@ typedef int (MPI_Datarep_conversion_function_c)(void *userbuf, MPI_Datatype data
 /* [PART] Partitioned communication, one-sided large counts, MPI-4.1 buffers */
 
 /* [MISC] Handle conversion, Fortran types, status and request queries, error removal, hardware info */
-/* Predefined datatypes of MPI-4.1 and MPICH 4.1 (the values of MPICH's
- * libmpi.so.12 header): REAL*2 and COMPLEX*4 are IEEE half precision,
+/* More optional Fortran datatypes, and 16-bit floating point (the values
+ * of MPICH 4.1's libmpi.so.12 header): REAL*2 and COMPLEX*4 are IEEE half precision,
  * INTEGER*16 a 128-bit integer, LOGICAL*n an n-byte Fortran logical (0 is
  * false). MPIX_C_FLOAT16 is C's _Float16 and MPIX_BFLOAT16 the 16-bit
  * "brain float" (the top half of a float); mpi4py names them MPI_FLOAT16_T
