@@ -163,6 +163,26 @@ typedef MPI_Session_errhandler_function MPI_Session_errhandler_fn;
 /* [PART] Partitioned communication, one-sided large counts, MPI-4.1 buffers */
 
 /* [MISC] Handle conversion, Fortran types, status and request queries, error removal, hardware info */
+/* A Fortran 2008 TYPE(MPI_Status) seen from C: the same five fields as
+ * MPI_Status, each a Fortran INTEGER (MPI-4.0 19.3.5) */
+typedef struct {
+    MPI_Fint count_lo;
+    MPI_Fint count_hi_and_cancelled;
+    MPI_Fint MPI_SOURCE;
+    MPI_Fint MPI_TAG;
+    MPI_Fint MPI_ERROR;
+} MPI_F08_status;
+
+/* Data representation callbacks (MPI_Register_datarep); dmpi has no MPI-IO
+ * yet, but the types and their null value are part of the C interface */
+typedef int (MPI_Datarep_conversion_function)(void *userbuf, MPI_Datatype datatype, int count, void *filebuf,
+                                              MPI_Offset position, void *extra_state);
+typedef int (MPI_Datarep_extent_function)(MPI_Datatype datatype, MPI_Aint *file_extent, void *extra_state);
+typedef int (MPI_Datarep_conversion_function_c)(void *userbuf, MPI_Datatype datatype, MPI_Count count,
+                                                void *filebuf, MPI_Offset position, void *extra_state);
+#define MPI_CONVERSION_FN_NULL   ((MPI_Datarep_conversion_function *)0)
+#define MPI_CONVERSION_FN_NULL_C ((MPI_Datarep_conversion_function_c *)0)
+
 
 /* [TOOLS] Tools interface (MPI_T) */
 struct MPIR_T_enum_s;
@@ -312,12 +332,12 @@ typedef void (MPI_T_event_dropped_cb_function)(MPI_Count count, MPI_T_event_regi
 #define MPI_2REAL              ((MPI_Datatype)0x4c000821)
 #define MPI_2DOUBLE_PRECISION  ((MPI_Datatype)0x4c001023)
 
-/* Optional sized Fortran types (MPI_INTEGER16 is not available) */
+/* Optional sized Fortran types (MPI_INTEGER16: MPICH 4.1's value; 4.0 had none) */
 #define MPI_INTEGER1           ((MPI_Datatype)0x4c00012d)
 #define MPI_INTEGER2           ((MPI_Datatype)0x4c00022f)
 #define MPI_INTEGER4           ((MPI_Datatype)0x4c000430)
 #define MPI_INTEGER8           ((MPI_Datatype)0x4c000831)
-#define MPI_INTEGER16          ((MPI_Datatype)MPI_DATATYPE_NULL)
+#define MPI_INTEGER16          ((MPI_Datatype)0x4c001032)
 #define MPI_REAL4              ((MPI_Datatype)0x4c000427)
 #define MPI_REAL8              ((MPI_Datatype)0x4c000829)
 #define MPI_REAL16             ((MPI_Datatype)0x4c00102b)
@@ -591,6 +611,36 @@ typedef void (MPI_T_event_dropped_cb_function)(MPI_Count count, MPI_T_event_regi
 /* [PART] Partitioned communication, one-sided large counts, MPI-4.1 buffers */
 
 /* [MISC] Handle conversion, Fortran types, status and request queries, error removal, hardware info */
+/* More optional Fortran datatypes, and 16-bit floating point (the values
+ * of MPICH 4.1's libmpi.so.12 header): REAL*2 and COMPLEX*4 are IEEE half precision,
+ * INTEGER*16 a 128-bit integer, LOGICAL*n an n-byte Fortran logical (0 is
+ * false). MPIX_C_FLOAT16 is C's _Float16 and MPIX_BFLOAT16 the 16-bit
+ * "brain float" (the top half of a float); mpi4py names them MPI_FLOAT16_T
+ * and MPI_BFLOAT16_T. */
+#define MPI_REAL2         ((MPI_Datatype)0x4c000226)
+#define MPI_COMPLEX4      ((MPI_Datatype)0x4c00042e)
+#define MPI_LOGICAL1      ((MPI_Datatype)0x4c000147)
+#define MPI_LOGICAL2      ((MPI_Datatype)0x4c000248)
+#define MPI_LOGICAL4      ((MPI_Datatype)0x4c000449)
+#define MPI_LOGICAL8      ((MPI_Datatype)0x4c00084a)
+#define MPI_LOGICAL16     ((MPI_Datatype)0x4c00104b)
+#define MPIX_C_FLOAT16    ((MPI_Datatype)0x4c000246)
+#define MPIX_BFLOAT16     ((MPI_Datatype)0x4c00024c)
+
+/* MPI_Type_get_envelope of a type made by MPI_Type_get_value_index (MPI-4.1);
+ * the pair types it returns are predefined, so it reports them as NAMED */
+#define MPI_COMBINER_VALUE_INDEX 20
+
+/* MPI-4.1 error class: an invalid error handler */
+#define MPI_ERR_ERRHANDLER 80
+
+/* Fortran statuses that mean "ignore": objects of the library (no Fortran
+ * program ever writes through them) */
+extern MPI_Fint *MPI_F_STATUS_IGNORE DMPI_API;
+extern MPI_Fint *MPI_F_STATUSES_IGNORE DMPI_API;
+extern MPI_F08_status *MPI_F08_STATUS_IGNORE DMPI_API;
+extern MPI_F08_status *MPI_F08_STATUSES_IGNORE DMPI_API;
+
 
 /* [TOOLS] Tools interface (MPI_T) */
 #define MPI_T_ENUM_NULL          ((MPI_T_enum)0)
@@ -1193,6 +1243,57 @@ int MPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, MP
 /* [PART] Partitioned communication, one-sided large counts, MPI-4.1 buffers */
 
 /* [MISC] Handle conversion, Fortran types, status and request queries, error removal, hardware info */
+/* Handle conversion between C and Fortran (MPI-4.0 19.3.4): in this ABI a
+ * Fortran handle is the C handle's value; files map MPI_FILE_NULL to 0 */
+MPI_Fint MPI_Comm_c2f(MPI_Comm comm) DMPI_API;
+MPI_Comm MPI_Comm_f2c(MPI_Fint comm) DMPI_API;
+MPI_Fint MPI_Type_c2f(MPI_Datatype datatype) DMPI_API;
+MPI_Datatype MPI_Type_f2c(MPI_Fint datatype) DMPI_API;
+MPI_Fint MPI_Group_c2f(MPI_Group group) DMPI_API;
+MPI_Group MPI_Group_f2c(MPI_Fint group) DMPI_API;
+MPI_Fint MPI_Request_c2f(MPI_Request request) DMPI_API;
+MPI_Request MPI_Request_f2c(MPI_Fint request) DMPI_API;
+MPI_Fint MPI_File_c2f(MPI_File file) DMPI_API;
+MPI_File MPI_File_f2c(MPI_Fint file) DMPI_API;
+MPI_Fint MPI_Win_c2f(MPI_Win win) DMPI_API;
+MPI_Win MPI_Win_f2c(MPI_Fint win) DMPI_API;
+MPI_Fint MPI_Op_c2f(MPI_Op op) DMPI_API;
+MPI_Op MPI_Op_f2c(MPI_Fint op) DMPI_API;
+MPI_Fint MPI_Info_c2f(MPI_Info info) DMPI_API;
+MPI_Info MPI_Info_f2c(MPI_Fint info) DMPI_API;
+MPI_Fint MPI_Errhandler_c2f(MPI_Errhandler errhandler) DMPI_API;
+MPI_Errhandler MPI_Errhandler_f2c(MPI_Fint errhandler) DMPI_API;
+MPI_Fint MPI_Message_c2f(MPI_Message message) DMPI_API;
+MPI_Message MPI_Message_f2c(MPI_Fint message) DMPI_API;
+MPI_Fint MPI_Session_c2f(MPI_Session session) DMPI_API;
+MPI_Session MPI_Session_f2c(MPI_Fint session) DMPI_API;
+/* Status conversion between C, Fortran and Fortran 2008 */
+int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status) DMPI_API;
+int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status) DMPI_API;
+int MPI_Status_c2f08(const MPI_Status *c_status, MPI_F08_status *f08_status) DMPI_API;
+int MPI_Status_f082c(const MPI_F08_status *f08_status, MPI_Status *c_status) DMPI_API;
+int MPI_Status_f2f08(const MPI_Fint *f_status, MPI_F08_status *f08_status) DMPI_API;
+int MPI_Status_f082f(const MPI_F08_status *f08_status, MPI_Fint *f_status) DMPI_API;
+/* Fortran 90 parameterized types and value-index pair types */
+int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype) DMPI_API;
+int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype) DMPI_API;
+int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype) DMPI_API;
+int MPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type, MPI_Datatype *pair_type) DMPI_API;
+/* MPI-4.1 status fields and request queries that leave the requests as they are */
+int MPI_Status_get_source(const MPI_Status *status, int *source) DMPI_API;
+int MPI_Status_set_source(MPI_Status *status, int source) DMPI_API;
+int MPI_Status_get_tag(const MPI_Status *status, int *tag) DMPI_API;
+int MPI_Status_set_tag(MPI_Status *status, int tag) DMPI_API;
+int MPI_Status_get_error(const MPI_Status *status, int *error) DMPI_API;
+int MPI_Status_set_error(MPI_Status *status, int error) DMPI_API;
+int MPI_Request_get_status_any(int count, const MPI_Request array_of_requests[], int *indx, int *flag,
+                               MPI_Status *status) DMPI_API;
+int MPI_Request_get_status_all(int count, const MPI_Request array_of_requests[], int *flag,
+                               MPI_Status *array_of_statuses) DMPI_API;
+int MPI_Request_get_status_some(int incount, const MPI_Request array_of_requests[], int *outcount,
+                                int array_of_indices[], MPI_Status *array_of_statuses) DMPI_API;
+/* MPI-4.1 hardware resource information */
+int MPI_Get_hw_resource_info(MPI_Info *hw_info) DMPI_API;
 
 /* [TOOLS] Tools interface (MPI_T) */
 int MPI_T_init_thread(int required, int *provided) DMPI_API;
@@ -1779,6 +1880,100 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, M
 /* [PART] Partitioned communication, one-sided large counts, MPI-4.1 buffers */
 
 /* [MISC] Handle conversion, Fortran types, status and request queries, error removal, hardware info */
+/* Handle conversion between C and Fortran (MPI-4.0 19.3.4): in this ABI a
+ * Fortran handle is the C handle's value; files map MPI_FILE_NULL to 0 */
+MPI_Fint PMPI_Comm_c2f(MPI_Comm comm) DMPI_API;
+MPI_Comm PMPI_Comm_f2c(MPI_Fint comm) DMPI_API;
+MPI_Fint PMPI_Type_c2f(MPI_Datatype datatype) DMPI_API;
+MPI_Datatype PMPI_Type_f2c(MPI_Fint datatype) DMPI_API;
+MPI_Fint PMPI_Group_c2f(MPI_Group group) DMPI_API;
+MPI_Group PMPI_Group_f2c(MPI_Fint group) DMPI_API;
+MPI_Fint PMPI_Request_c2f(MPI_Request request) DMPI_API;
+MPI_Request PMPI_Request_f2c(MPI_Fint request) DMPI_API;
+MPI_Fint PMPI_File_c2f(MPI_File file) DMPI_API;
+MPI_File PMPI_File_f2c(MPI_Fint file) DMPI_API;
+MPI_Fint PMPI_Win_c2f(MPI_Win win) DMPI_API;
+MPI_Win PMPI_Win_f2c(MPI_Fint win) DMPI_API;
+MPI_Fint PMPI_Op_c2f(MPI_Op op) DMPI_API;
+MPI_Op PMPI_Op_f2c(MPI_Fint op) DMPI_API;
+MPI_Fint PMPI_Info_c2f(MPI_Info info) DMPI_API;
+MPI_Info PMPI_Info_f2c(MPI_Fint info) DMPI_API;
+MPI_Fint PMPI_Errhandler_c2f(MPI_Errhandler errhandler) DMPI_API;
+MPI_Errhandler PMPI_Errhandler_f2c(MPI_Fint errhandler) DMPI_API;
+MPI_Fint PMPI_Message_c2f(MPI_Message message) DMPI_API;
+MPI_Message PMPI_Message_f2c(MPI_Fint message) DMPI_API;
+MPI_Fint PMPI_Session_c2f(MPI_Session session) DMPI_API;
+MPI_Session PMPI_Session_f2c(MPI_Fint session) DMPI_API;
+/* Status conversion between C, Fortran and Fortran 2008 */
+int PMPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status) DMPI_API;
+int PMPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status) DMPI_API;
+int PMPI_Status_c2f08(const MPI_Status *c_status, MPI_F08_status *f08_status) DMPI_API;
+int PMPI_Status_f082c(const MPI_F08_status *f08_status, MPI_Status *c_status) DMPI_API;
+int PMPI_Status_f2f08(const MPI_Fint *f_status, MPI_F08_status *f08_status) DMPI_API;
+int PMPI_Status_f082f(const MPI_F08_status *f08_status, MPI_Fint *f_status) DMPI_API;
+/* Fortran 90 parameterized types and value-index pair types */
+int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype) DMPI_API;
+int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype) DMPI_API;
+int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype) DMPI_API;
+int PMPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type, MPI_Datatype *pair_type) DMPI_API;
+/* MPI-4.1 status fields and request queries that leave the requests as they are */
+int PMPI_Status_get_source(const MPI_Status *status, int *source) DMPI_API;
+int PMPI_Status_set_source(MPI_Status *status, int source) DMPI_API;
+int PMPI_Status_get_tag(const MPI_Status *status, int *tag) DMPI_API;
+int PMPI_Status_set_tag(MPI_Status *status, int tag) DMPI_API;
+int PMPI_Status_get_error(const MPI_Status *status, int *error) DMPI_API;
+int PMPI_Status_set_error(MPI_Status *status, int error) DMPI_API;
+int PMPI_Request_get_status_any(int count, const MPI_Request array_of_requests[], int *indx, int *flag,
+                                MPI_Status *status) DMPI_API;
+int PMPI_Request_get_status_all(int count, const MPI_Request array_of_requests[], int *flag,
+                                MPI_Status *array_of_statuses) DMPI_API;
+int PMPI_Request_get_status_some(int incount, const MPI_Request array_of_requests[], int *outcount,
+                                 int array_of_indices[], MPI_Status *array_of_statuses) DMPI_API;
+/* MPI-4.1 hardware resource information */
+int PMPI_Get_hw_resource_info(MPI_Info *hw_info) DMPI_API;
+
+/* The conversions as macros too, as MPICH's header has them (the functions
+ * above remain for programs that take their address or #undef the names) */
+#define MPI_Comm_c2f(comm)             ((MPI_Fint)(comm))
+#define MPI_Comm_f2c(comm)             ((MPI_Comm)(comm))
+#define MPI_Type_c2f(datatype)         ((MPI_Fint)(datatype))
+#define MPI_Type_f2c(datatype)         ((MPI_Datatype)(datatype))
+#define MPI_Group_c2f(group)           ((MPI_Fint)(group))
+#define MPI_Group_f2c(group)           ((MPI_Group)(group))
+#define MPI_Info_c2f(info)             ((MPI_Fint)(info))
+#define MPI_Info_f2c(info)             ((MPI_Info)(info))
+#define MPI_Request_c2f(request)       ((MPI_Fint)(request))
+#define MPI_Request_f2c(request)       ((MPI_Request)(request))
+#define MPI_Op_c2f(op)                 ((MPI_Fint)(op))
+#define MPI_Op_f2c(op)                 ((MPI_Op)(op))
+#define MPI_Errhandler_c2f(errhandler) ((MPI_Fint)(errhandler))
+#define MPI_Errhandler_f2c(errhandler) ((MPI_Errhandler)(errhandler))
+#define MPI_Win_c2f(win)               ((MPI_Fint)(win))
+#define MPI_Win_f2c(win)               ((MPI_Win)(win))
+#define MPI_Message_c2f(msg)           ((MPI_Fint)(msg))
+#define MPI_Message_f2c(msg)           ((MPI_Message)(msg))
+#define MPI_Session_c2f(session)       ((MPI_Fint)(session))
+#define MPI_Session_f2c(session)       ((MPI_Session)(session))
+#define PMPI_Comm_c2f(comm)             ((MPI_Fint)(comm))
+#define PMPI_Comm_f2c(comm)             ((MPI_Comm)(comm))
+#define PMPI_Type_c2f(datatype)         ((MPI_Fint)(datatype))
+#define PMPI_Type_f2c(datatype)         ((MPI_Datatype)(datatype))
+#define PMPI_Group_c2f(group)           ((MPI_Fint)(group))
+#define PMPI_Group_f2c(group)           ((MPI_Group)(group))
+#define PMPI_Info_c2f(info)             ((MPI_Fint)(info))
+#define PMPI_Info_f2c(info)             ((MPI_Info)(info))
+#define PMPI_Request_c2f(request)       ((MPI_Fint)(request))
+#define PMPI_Request_f2c(request)       ((MPI_Request)(request))
+#define PMPI_Op_c2f(op)                 ((MPI_Fint)(op))
+#define PMPI_Op_f2c(op)                 ((MPI_Op)(op))
+#define PMPI_Errhandler_c2f(errhandler) ((MPI_Fint)(errhandler))
+#define PMPI_Errhandler_f2c(errhandler) ((MPI_Errhandler)(errhandler))
+#define PMPI_Win_c2f(win)               ((MPI_Fint)(win))
+#define PMPI_Win_f2c(win)               ((MPI_Win)(win))
+#define PMPI_Message_c2f(msg)           ((MPI_Fint)(msg))
+#define PMPI_Message_f2c(msg)           ((MPI_Message)(msg))
+#define PMPI_Session_c2f(session)       ((MPI_Fint)(session))
+#define PMPI_Session_f2c(session)       ((MPI_Session)(session))
 
 /* [TOOLS] Tools interface (MPI_T) */
 int PMPI_T_init_thread(int required, int *provided) DMPI_API;

@@ -86,7 +86,7 @@ int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
     if ((err = dmpi_check_init(fn)) || (err = dmpi_check_ptr(fn, errhandler, "errhandler")))
         return dmpi_api_error(NULL, fn, err);
     if (!dmpi_errhandler_valid(*errhandler))
-        return dmpi_api_error(NULL, fn, dmpi_err(MPI_ERR_ARG, "%s: invalid error handler 0x%x", fn,
+        return dmpi_api_error(NULL, fn, dmpi_err(MPI_ERR_ERRHANDLER, "%s: invalid error handler 0x%x", fn,
                                                  (unsigned)*errhandler));
     return dmpi_errhandler_free(errhandler);
 }

@@ -5,6 +5,7 @@
 #include "core/lock.h"
 #include "core/ctxid.h"
 #include "core/attr.h"
+#include "core/dtype_ops.h"
 #include "core/errhandler.h"
 #include "core/info.h"
 #include "core/op.h"
@@ -109,6 +110,7 @@ int dmpi_finalize(void)
     dmpi_keyval_finalize();
     dmpi_op_finalize();
     dmpi_dtype_finalize();
+    dmpi_dtype_named_finalize();
     dmpi_info_finalize();
     free(dmpi_world.local_of_world);
     dmpi_world.local_of_world = NULL;

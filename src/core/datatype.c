@@ -104,7 +104,7 @@ void dmpi_dtype_init(void)
     static const MPI_Datatype complexes[] = {
         MPI_C_FLOAT_COMPLEX, MPI_C_DOUBLE_COMPLEX, MPI_C_LONG_DOUBLE_COMPLEX, MPI_CXX_FLOAT_COMPLEX,
         MPI_CXX_DOUBLE_COMPLEX, MPI_CXX_LONG_DOUBLE_COMPLEX, MPI_COMPLEX, MPI_DOUBLE_COMPLEX,
-        MPI_COMPLEX8, MPI_COMPLEX16, MPI_COMPLEX32};
+        MPI_COMPLEX4, MPI_COMPLEX8, MPI_COMPLEX16, MPI_COMPLEX32};
     for (size_t i = 0; i < sizeof complexes / sizeof complexes[0]; i++) {
         dmpi_dtype_t *t = &builtins[(unsigned)complexes[i] & 0xff];
         t->align = builtin_align(t->size / 2);
@@ -149,8 +149,10 @@ const char *dmpi_dtype_describe(const dmpi_dtype_t *dt, char *buf, size_t len)
     }
     int c = dt->contents ? dt->contents->combiner : MPI_COMBINER_NAMED;
     const char *kind = c >= 0 && c < (int)(sizeof combiner / sizeof combiner[0]) ? combiner[c] : NULL;
-    if (dt->predefined || !dt->contents)
+    if (!dt->contents)
         snprintf(buf, len, "0x%x (a predefined type, no name)", (unsigned)dt->handle);
+    else if (dt->predefined && kind)       /* MPI_Type_create_f90_* */
+        snprintf(buf, len, "0x%x (a predefined %s type, no name)", (unsigned)dt->handle, kind);
     else if (kind)
         snprintf(buf, len, "0x%x (a derived %s type, no name)", (unsigned)dt->handle, kind);
     else

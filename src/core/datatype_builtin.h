@@ -1,7 +1,7 @@
 #ifndef DMPI_DATATYPE_BUILTIN_H
 #define DMPI_DATATYPE_BUILTIN_H
 
-#define DMPI_BUILTIN_MAX 0x46
+#define DMPI_BUILTIN_MAX 0x4d
 
 typedef struct dmpi_builtin_name {
     unsigned handle;

@@ -113,7 +113,7 @@ typedef struct dmpi_dtype_contents {
 } dmpi_dtype_contents_t;
 
 /* NULL if not a valid datatype. Predefined types take the inline path. */
-#define DMPI_BUILTIN_TYPES 0x46
+#define DMPI_BUILTIN_TYPES 0x4d
 extern dmpi_dtype_t dmpi_builtin_dtypes[DMPI_BUILTIN_TYPES];
 dmpi_dtype_t *dmpi_dtype_get_slow(MPI_Datatype h);
 static inline dmpi_dtype_t *dmpi_dtype_get(MPI_Datatype h)

@@ -71,6 +71,7 @@ static const struct {
     [0x21] = {K_UINT, 4, 2},     /* MPI_2REAL */
     [0x22] = {K_UINT, 8, 2},     /* MPI_DOUBLE_COMPLEX */
     [0x23] = {K_UINT, 8, 2},     /* MPI_2DOUBLE_PRECISION */
+    [0x26] = {K_UINT, 2, 1},     /* MPI_REAL2: IEEE binary16 */
     [0x27] = {K_UINT, 4, 1},     /* MPI_REAL4 */
     [0x28] = {K_UINT, 4, 2},     /* MPI_COMPLEX8 */
     [0x29] = {K_UINT, 8, 1},     /* MPI_REAL8 */
@@ -78,9 +79,11 @@ static const struct {
     [0x2b] = {K_UINT, 16, 1},    /* MPI_REAL16: Fortran's REAL(16) is binary128 already */
     [0x2c] = {K_UINT, 16, 2},    /* MPI_COMPLEX32 */
     [0x2d] = {K_SINT, 1, 1},     /* MPI_INTEGER1 */
+    [0x2e] = {K_UINT, 2, 2},     /* MPI_COMPLEX4 */
     [0x2f] = {K_SINT, 2, 1},     /* MPI_INTEGER2 */
     [0x30] = {K_SINT, 4, 1},     /* MPI_INTEGER4 */
     [0x31] = {K_SINT, 8, 1},     /* MPI_INTEGER8 */
+    [0x32] = {K_SINT, 16, 1},    /* MPI_INTEGER16 */
     [0x33] = {K_BOOL, 1, 1},     /* MPI_CXX_BOOL */
     [0x34] = {K_UINT, 4, 2},     /* MPI_CXX_FLOAT_COMPLEX */
     [0x35] = {K_UINT, 8, 2},     /* MPI_CXX_DOUBLE_COMPLEX */
@@ -100,6 +103,13 @@ static const struct {
     [0x43] = {K_SINT, 8, 1},     /* MPI_AINT */
     [0x44] = {K_SINT, 8, 1},     /* MPI_OFFSET */
     [0x45] = {K_SINT, 8, 1},     /* MPI_COUNT */
+    [0x46] = {K_UINT, 2, 1},     /* MPIX_C_FLOAT16: IEEE binary16 */
+    [0x47] = {K_SINT, 1, 1},     /* MPI_LOGICAL1 ... */
+    [0x48] = {K_SINT, 2, 1},
+    [0x49] = {K_SINT, 4, 1},
+    [0x4a] = {K_SINT, 8, 1},
+    [0x4b] = {K_SINT, 16, 1},    /* ... MPI_LOGICAL16 */
+    [0x4c] = {K_UINT, 2, 1},     /* MPIX_BFLOAT16 */
 };
 
 /* The parts of one element of predefined type t; 0 if t has none. */
@@ -112,6 +122,8 @@ static int describe(const dmpi_dtype_t *t, part_t parts[2])
         parts[1] = (part_t){K_SINT, sizeof(int), 4, (unsigned char)(t->true_extent - (MPI_Aint)sizeof(int))};
         return 2;
     }
+    if (t->predefined && t->contents)            /* MPI_Type_create_f90_*: as its sized type */
+        return describe(dmpi_dtype_get(t->basic), parts);
     unsigned i = (unsigned)t->handle & 0xff;
     if (!t->predefined || t->size == 0 || i >= DMPI_BUILTIN_TYPES || xrep[i].kind == K_NONE)
         return 0;

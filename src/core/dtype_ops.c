@@ -57,11 +57,14 @@ void dmpi_dtype_get_contents(const dmpi_dtype_t *dt, int *ints, MPI_Aint *aints,
 
 MPI_Datatype dmpi_dtype_match_size(int typeclass, int size)
 {
-    /* In the order C programs name them, so the plainest type wins. */
-    static const MPI_Datatype reals[] = {MPI_FLOAT, MPI_DOUBLE, MPI_LONG_DOUBLE};
-    static const MPI_Datatype integers[] = {MPI_SIGNED_CHAR, MPI_SHORT, MPI_INT, MPI_LONG, MPI_LONG_LONG};
+    /* In the order C programs name them, so the plainest type wins; then the
+     * Fortran sized types of sizes no C type has (REAL*2, INTEGER*16,
+     * COMPLEX*4). */
+    static const MPI_Datatype reals[] = {MPI_FLOAT, MPI_DOUBLE, MPI_LONG_DOUBLE, MPI_REAL2};
+    static const MPI_Datatype integers[] = {MPI_SIGNED_CHAR, MPI_SHORT, MPI_INT, MPI_LONG, MPI_LONG_LONG,
+                                            MPI_INTEGER16};
     static const MPI_Datatype complexes[] = {MPI_C_FLOAT_COMPLEX, MPI_C_DOUBLE_COMPLEX,
-                                             MPI_C_LONG_DOUBLE_COMPLEX};
+                                             MPI_C_LONG_DOUBLE_COMPLEX, MPI_COMPLEX4};
     const MPI_Datatype *list;
     size_t n;
     switch (typeclass) {

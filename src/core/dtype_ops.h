@@ -17,4 +17,16 @@ void dmpi_dtype_get_contents(const dmpi_dtype_t *dt, int *ints, MPI_Aint *aints,
  * MPI_DATATYPE_NULL. */
 MPI_Datatype dmpi_dtype_match_size(int typeclass, int size);
 
+/* Predefined types found by what they hold (core/dtype_named.c). */
+/* MPI_Type_create_f90_integer/real/complex (combiner MPI_COMBINER_F90_*; p
+ * or r may be MPI_UNDEFINED, not both, for reals and complexes): the one
+ * predefined type of that (combiner, p, r), made on first use, with the
+ * layout of the smallest Fortran kind that selected_*_kind(p, r) gives on
+ * x86_64. MPI_ERR_ARG when no kind has that precision and range. */
+int dmpi_dtype_f90(const char *fn, int combiner, int p, int r, MPI_Datatype *out);
+/* MPI_Type_get_value_index: the predefined MINLOC/MAXLOC pair type of
+ * (value, index), or MPI_DATATYPE_NULL when there is none. */
+MPI_Datatype dmpi_dtype_value_index(MPI_Datatype value, MPI_Datatype index);
+void dmpi_dtype_named_finalize(void);
+
 #endif

@@ -65,7 +65,7 @@ int dmpi_errhandler_create_session(MPI_Session_errhandler_function *fn, MPI_Errh
 int dmpi_errhandler_check(const char *fn, MPI_Errhandler e, dmpi_eh_kind_t kind)
 {
     if (!dmpi_errhandler_valid(e))
-        return dmpi_err(MPI_ERR_ARG, "%s: invalid error handler 0x%x%s", fn, (unsigned)e,
+        return dmpi_err(MPI_ERR_ERRHANDLER, "%s: invalid error handler 0x%x%s", fn, (unsigned)e,
                         e == MPI_ERRHANDLER_NULL ? " (MPI_ERRHANDLER_NULL)" : "");
     int i = user_index(e);
     if (i < 0 || user_eh[i].kind == kind)

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define LAST_CLASS 78
+#define LAST_CLASS 80
 #define CLASS_BITS 7
 #define NSLOTS 64
 /* The class each of the last RECENT sequence numbers was issued with. */
@@ -108,6 +108,7 @@ static const char *const class_text[LAST_CLASS + 1] = {
     [MPI_ERR_PROC_ABORTED] = "communication with an aborted process",
     [MPI_ERR_VALUE_TOO_LARGE] = "value too large to store",
     [MPI_T_ERR_NOT_SUPPORTED] = "not supported (tool interface)",
+    [MPI_ERR_ERRHANDLER] = "invalid error handler",
 };
 
 static struct {

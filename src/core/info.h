@@ -32,5 +32,8 @@ int dmpi_info_init_env(int thread_level);
  * or 0/NULL (MPI_Info_create_env, at any time). */
 int dmpi_info_create_env(int argc, char *argv[], MPI_Info *out);
 void dmpi_info_finalize(void);
+/* A new info object describing the hardware of this process
+ * (MPI_Get_hw_resource_info, core/info_hw.c). */
+int dmpi_info_create_hw(MPI_Info *out);
 
 #endif

@@ -10,8 +10,9 @@
  *
  * C integer = MPI_SIGNED_CHAR, UNSIGNED_CHAR, SHORT ... UNSIGNED_LONG_LONG and
  * the fixed-width INTn_T/UINTn_T; Fortran integer = MPI_INTEGER,
- * INTEGER1/2/4/8; multi-language = MPI_AINT, MPI_OFFSET, MPI_COUNT; logical =
- * MPI_LOGICAL, MPI_C_BOOL, MPI_CXX_BOOL; floating point includes
+ * INTEGER1/2/4/8/16; multi-language = MPI_AINT, MPI_OFFSET, MPI_COUNT; logical =
+ * MPI_LOGICAL, LOGICAL1/2/4/8/16, MPI_C_BOOL, MPI_CXX_BOOL; floating point includes
+ * the 16-bit MPI_REAL2, MPIX_C_FLOAT16 and MPIX_BFLOAT16 (see below), and
  * MPI_LONG_DOUBLE (x87 80-bit) and MPI_REAL16 (gfortran's REAL*16 is IEEE
  * quad: __float128).
  *
@@ -28,17 +29,17 @@
  * give 1 or 0.
  *
  * Checked with GCC 12 (-fopt-info-vec-optimized, and per function from
- * -fdump-tree-vect-details), 88 loop functions in all:
- *   -O3 -march=native (AVX-512 machine): 74 vectorised, every loop but the
- *     14 on long double, __float128 (no vector unit for them) and
- *     LONG_DOUBLE_INT; 64-bit integer products use vpmullq;
- *   -O3 for plain x86-64 (SSE2): 64; also not the 64-bit integer PROD, MAX,
+ * -fdump-tree-vect-details), 108 loop functions in all:
+ *   -O3 -march=native (AVX-512 machine without AVX512-FP16): 78 vectorised,
+ *     every loop but the 30 on long double, __float128, _Float16 and 128-bit
+ *     integers (no vector unit for them) and LONG_DOUBLE_INT; 64-bit integer
+ *     products use vpmullq; bfloat16 goes through float vectors;
+ *   -O3 for plain x86-64 (SSE2): 68; also not the 64-bit integer PROD, MAX,
  *     MIN, LAND, LOR, LXOR and the LONG_INT pairs (SSE2 has no 64-bit
  *     multiply or compare).
  * At the library's usual -O2, GCC 12 vectorises only loops whose trip count
- * it knows (2 of the 88), so this file asks for GCC's -O3 loop vectoriser
- * itself (the pragma below); with it the -O2 build gets the same 64 loops as
- * -O3.
+ * it knows, so this file asks for GCC's -O3 loop vectoriser itself (the
+ * pragma below); with it the -O2 build gets the same 68 loops as -O3.
  */
 #include "core/op.h"
 #include <stdint.h>
@@ -74,6 +75,9 @@ INT_OPS(8, uint8_t, unsigned)
 INT_OPS(16, uint16_t, unsigned)
 INT_OPS(32, uint32_t, unsigned)
 INT_OPS(64, uint64_t, uint64_t)
+__extension__ typedef unsigned __int128 u128_t;   /* MPI_INTEGER16, MPI_LOGICAL16 */
+__extension__ typedef __int128 i128_t;
+INT_OPS(128, u128_t, u128_t)
 
 /* MAX and MIN: per type, signedness matters. in wins only when strictly
  * larger (smaller), which for floats is also what the SSE max/min do. */
@@ -89,6 +93,7 @@ ORDER_OPS(i32, int32_t)
 ORDER_OPS(u32, uint32_t)
 ORDER_OPS(i64, int64_t)
 ORDER_OPS(u64, uint64_t)
+ORDER_OPS(i128, i128_t)
 
 /* Floating point: MAX, MIN, SUM, PROD; complex: SUM (the sum of 2n reals)
  * and PROD, written out on (re, im) so that it vectorises (C's complex `*`
@@ -119,6 +124,36 @@ FLOAT_OPS(f80, long double)
 FLOAT_OPS(f128, __float128)
 #define HAVE_F128 1
 #endif
+
+/* IEEE half precision (MPIX_C_FLOAT16, MPI_REAL2, MPI_COMPLEX4) where the
+ * compiler has _Float16: GCC computes in float and rounds once to half,
+ * which is the correctly rounded result (float has more than 2 * 11 + 2
+ * bits). Without _Float16 these types take no op. */
+#ifdef __FLT16_MAX__
+FLOAT_OPS(f16, _Float16)
+#define HAVE_F16 1
+#endif
+
+/* bfloat16 (MPIX_BFLOAT16) is the upper half of a float: widened exactly,
+ * combined in float, rounded to nearest even (NaN stays NaN). As for half
+ * precision, one rounding in float and one to bfloat16 give the correctly
+ * rounded result. MAX and MIN keep the winning operand's bits. */
+static inline float bf16_wide(uint16_t h)
+{
+    union { uint32_t u; float f; } v = {.u = (uint32_t)h << 16};
+    return v.f;
+}
+static inline uint16_t bf16_round(float f)
+{
+    union { float f; uint32_t u; } v = {.f = f};
+    if ((v.u & 0x7fffffffu) > 0x7f800000u)
+        return (uint16_t)((v.u >> 16) | 0x40u);      /* quiet NaN */
+    return (uint16_t)((v.u + 0x7fffu + ((v.u >> 16) & 1u)) >> 16);
+}
+KERNEL(sum_bf16, uint16_t, bf16_round(bf16_wide(a[i]) + bf16_wide(b[i])))
+KERNEL(prod_bf16, uint16_t, bf16_round(bf16_wide(a[i]) * bf16_wide(b[i])))
+KERNEL(max_bf16, uint16_t, bf16_wide(a[i]) > bf16_wide(b[i]) ? a[i] : b[i])
+KERNEL(min_bf16, uint16_t, bf16_wide(a[i]) < bf16_wide(b[i]) ? a[i] : b[i])
 
 /* MINLOC and MAXLOC on (value, index) pairs laid out as the C struct. The
  * standard's rule: the smaller (larger) value wins with its index; on equal
@@ -163,7 +198,7 @@ LOC_OPS(2double, double, double)
 
 /* Rows are indexed by the low byte of a builtin type's handle; the pair
  * types with padding (direct handles 0x8c000000 | i) follow at PAIR_ROW + i. */
-#define PAIR_ROW 0x46
+#define PAIR_ROW 0x4d
 #define NROWS (PAIR_ROW + 5)
 #define NOPS (DMPI_OP_MAXLOC + 1)
 
@@ -212,6 +247,9 @@ static const row_t rows[NROWS] = {
     [0x21] = LOC(2real),                    /* MPI_2REAL */
     [0x22] = COMPLEX(f64),                  /* MPI_DOUBLE_COMPLEX */
     [0x23] = LOC(2double),                  /* MPI_2DOUBLE_PRECISION */
+#ifdef HAVE_F16
+    [0x26] = REAL(f16),                     /* MPI_REAL2 */
+#endif
     [0x27] = REAL(f32),                     /* MPI_REAL4 */
     [0x28] = COMPLEX(f32),                  /* MPI_COMPLEX8 */
     [0x29] = REAL(f64),                     /* MPI_REAL8 */
@@ -221,9 +259,13 @@ static const row_t rows[NROWS] = {
     [0x2c] = COMPLEX(f128),                 /* MPI_COMPLEX32 */
 #endif
     [0x2d] = F_INT(8, i8),                  /* MPI_INTEGER1 */
+#ifdef HAVE_F16
+    [0x2e] = COMPLEX(f16),                  /* MPI_COMPLEX4 */
+#endif
     [0x2f] = F_INT(16, i16),                /* MPI_INTEGER2 */
     [0x30] = F_INT(32, i32),                /* MPI_INTEGER4 */
     [0x31] = F_INT(64, i64),                /* MPI_INTEGER8 */
+    [0x32] = F_INT(128, i128),              /* MPI_INTEGER16 */
     [0x33] = LOGICAL(8),                    /* MPI_CXX_BOOL */
     [0x34] = COMPLEX(f32),                  /* MPI_CXX_FLOAT_COMPLEX */
     [0x35] = COMPLEX(f64),                  /* MPI_CXX_DOUBLE_COMPLEX */
@@ -243,6 +285,15 @@ static const row_t rows[NROWS] = {
     [0x43] = C_INT(64, i64),                /* MPI_AINT */
     [0x44] = C_INT(64, i64),                /* MPI_OFFSET */
     [0x45] = C_INT(64, i64),                /* MPI_COUNT */
+#ifdef HAVE_F16
+    [0x46] = REAL(f16),                     /* MPIX_C_FLOAT16 */
+#endif
+    [0x47] = LOGICAL(8),                    /* MPI_LOGICAL1 */
+    [0x48] = LOGICAL(16),                   /* MPI_LOGICAL2 */
+    [0x49] = LOGICAL(32),                   /* MPI_LOGICAL4 */
+    [0x4a] = LOGICAL(64),                   /* MPI_LOGICAL8 */
+    [0x4b] = LOGICAL(128),                  /* MPI_LOGICAL16 */
+    [0x4c] = REAL(bf16),                    /* MPIX_BFLOAT16 */
     [PAIR_ROW + 0] = LOC(float_int),        /* MPI_FLOAT_INT */
     [PAIR_ROW + 1] = LOC(double_int),       /* MPI_DOUBLE_INT */
     [PAIR_ROW + 2] = LOC(long_int),         /* MPI_LONG_INT */

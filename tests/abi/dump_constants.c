@@ -41,6 +41,7 @@ int main(void)
     printf("offsetof(%s,%s) %zu\n", #type, #field, offsetof(type, field));
 #define DMPI_ABI_TYPE(type, ctype) \
     printf("type(%s) %s\n", #type, DMPI_C_TYPE_NAME((type)0));
+#define DMPI_ABI_MPICH40 1       /* only what MPICH 4.0's header has too */
 #include "constants.def"
     return 0;
 }

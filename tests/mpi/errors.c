@@ -436,9 +436,9 @@ static void errhandler_tests(void)
                 "MPI_ERRORS_RETURN");
 
     /* invalid error handler arguments */
-    EXPECT(MPI_ERR_ARG, MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRHANDLER_NULL));
+    EXPECT(MPI_ERR_ERRHANDLER, MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRHANDLER_NULL));
     got = MPI_ERRHANDLER_NULL;
-    EXPECT(MPI_ERR_ARG, MPI_Errhandler_free(&got));
+    EXPECT(MPI_ERR_ERRHANDLER, MPI_Errhandler_free(&got));
     EXPECT(MPI_ERR_COMM, MPI_Comm_set_errhandler(MPI_COMM_NULL, MPI_ERRORS_RETURN));
     EXPECT(MPI_ERR_COMM, MPI_Comm_get_errhandler(MPI_COMM_NULL, &got));
     EXPECT(MPI_ERR_COMM, MPI_Comm_call_errhandler(MPI_COMM_NULL, MPI_ERR_OTHER));
