@@ -109,8 +109,8 @@ static MPI_Count *join(const MPI_Count *head, int nh, arr_t a, arr_t b, MPI_Coun
     return p;
 }
 
-/* The int forms report 1 + 2 * count ints (INDEXED) and count types
- * (STRUCT): those must fit in an int. */
+/* The int forms report up to 1 + 2 * count ints (INDEXED), and STRUCT
+ * count types in either form: those must fit in an int. */
 static int check_count_fits(const char *fn, MPI_Count count, int per_block)
 {
     if (count <= (INT_MAX - 2) / per_block)
@@ -228,8 +228,9 @@ static int indexed(const char *fn, const indexed_args_t *a, MPI_Datatype oldtype
     } else {
         err = check_common(fn, a->count, oldtype, newtype, &old);
     }
-    if (err || (!large && (err = check_count_fits(fn, a->count, a->bl_array && !is_struct ? 2 : 1))) ||
-        (large && is_struct && (err = check_count_fits(fn, a->count, 1))) ||
+    int per_block = a->combiner == MPI_COMBINER_INDEXED ? 2 : 1;   /* ints the int form reports per block */
+    bool counted = large ? is_struct : a->combiner != MPI_COMBINER_HINDEXED_BLOCK;
+    if (err || (counted && (err = check_count_fits(fn, a->count, per_block))) ||
         (a->bl_array && (err = dmpi_type_check_array(fn, a->bls.v, a->count, "array_of_blocklengths"))) ||
         (err = dmpi_type_check_array(fn, a->disps.v, a->count, "array_of_displacements")) ||
         (is_struct && (err = dmpi_type_check_array(fn, a->types, a->count, "array_of_types"))))
