@@ -78,12 +78,13 @@ static inline dmpi_comm_t *dmpi_comm_or_null(MPI_Comm h) { return dmpi_comm_get(
 #define DMPI_TAG_UB_VALUE 0x7fffffff
 
 /* The common case of a send or receive, in a few compares; anything else
- * (PROC_NULL, ANY_SOURCE, MPI_BOTTOM, errors) goes through the full checks. */
+ * (PROC_NULL, ANY_SOURCE, MPI_BOTTOM, counts above INT_MAX, errors) goes
+ * through the full checks. */
 static inline bool dmpi_p2p_args_ok(const dmpi_comm_t *c, const dmpi_dtype_t *dt, const void *buf, MPI_Count count,
                                     int rank, int tag)
 {
-    return dmpi_ready() && c && dt && dt->committed && count >= 0 && (unsigned)rank < (unsigned)c->peer_size &&
-           tag >= 0 && (buf || count == 0);
+    return dmpi_ready() && c && dt && dt->committed && (unsigned long long)count <= 0x7fffffff &&
+           (unsigned)rank < (unsigned)c->peer_size && tag >= 0 && (buf || count == 0);
 }
 
 #endif

@@ -41,6 +41,10 @@ int dmpi_check_count(const char *fn, MPI_Count count)
 
 int dmpi_check_buf(const char *fn, const void *buf, MPI_Count count, const dmpi_dtype_t *dt)
 {
+    /* the data of count elements must be countable in bytes */
+    if (dt->size > 0 && (unsigned long long)count > (unsigned long long)INT64_MAX / dt->size)
+        return dmpi_err(MPI_ERR_COUNT, "%s: count %lld of %s is more than 2^63 bytes", fn, (long long)count,
+                        dmpi_dtype_desc(dt));
     /* NULL is MPI_BOTTOM: fine for types with absolute addresses, not for
      * predefined types that hold data. */
     if (buf || count == 0 || dt->size == 0 || !dt->predefined)

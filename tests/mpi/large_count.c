@@ -470,6 +470,10 @@ static void errors(int *buf)
     MPI_Error_string(rc, msg, &len);
     MTEST_CHECK(strstr(msg, "MPI_Send_c") != NULL, "the message of Send_c's error does not name it: %s", msg);
     CLASS(MPI_Recv_c(buf, -5, MPI_INT, left, 0, MPI_COMM_WORLD, &st), MPI_ERR_COUNT, "Recv_c with count -5");
+    CLASS(MPI_Send_c(buf, (MPI_Count)1 << 62, MPI_INT, right, 0, MPI_COMM_WORLD), MPI_ERR_COUNT,
+          "Send_c of 2^62 ints (2^64 bytes)");
+    CLASS(MPI_Irecv_c(buf, INT64_MAX, MPI_SHORT, left, 0, MPI_COMM_WORLD, &r), MPI_ERR_COUNT,
+          "Irecv_c of INT64_MAX shorts");
     CLASS(MPI_Isend_c(buf, 1, MPI_DATATYPE_NULL, right, 0, MPI_COMM_WORLD, &r), MPI_ERR_TYPE,
           "Isend_c of MPI_DATATYPE_NULL");
     CLASS(MPI_Irecv_c(buf, 1, MPI_INT, np, 0, MPI_COMM_WORLD, &r), MPI_ERR_RANK, "Irecv_c from rank size");
