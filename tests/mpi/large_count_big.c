@@ -14,8 +14,8 @@
  *  - types whose counts exceed INT_MAX (vector_c, hvector_c, resized_c)
  *    described without moving data, and statuses of more than INT_MAX
  *    elements (MPI_Status_set_elements_x).
- * Every byte is checked. Memory: at most about 4.2 GiB per rank (2 ranks,
- * 8.5 GiB in all). Meant for exactly 2 processes; with one it does nothing.
+ * Every byte is checked. Memory at its peak: 4 GiB at rank 0, 2 GiB at
+ * rank 1. Meant for exactly 2 processes; with one only the descriptions run.
  * Label bigmem (tests/CMakeLists.txt): not part of the ordinary runs.
  */
 #include "mtest.h"
