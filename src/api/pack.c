@@ -1,7 +1,7 @@
-/* MPI_Pack, MPI_Unpack, MPI_Pack_size. The packed form is the type's data
- * in typemap order with no header (all ranks share one representation), so
- * each call is one run of the pack engine at the position; several calls
- * append to (or read on from) the same buffer. */
+/* MPI_Pack, MPI_Unpack, MPI_Pack_size and their _c forms. The packed form
+ * is the type's data in typemap order with no header (all ranks share one
+ * representation), so each call is one run of the pack engine at the
+ * position; several calls append to (or read on from) the same buffer. */
 #include "api/type_api.h"
 #include <limits.h>
 

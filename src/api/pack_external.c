@@ -1,4 +1,4 @@
-/* MPI_Pack_external, MPI_Unpack_external, MPI_Pack_external_size: packing
+/* MPI_Pack_external, MPI_Unpack_external, MPI_Pack_external_size (and _c): packing
  * in a portable representation (MPI-4.0 section 5.2.5). "external32" is
  * the only data representation; core/dtype_external32.c converts. */
 #include "api/type_api.h"

@@ -1,4 +1,5 @@
-/* Persistent requests: *_init creates them inactive, Start(all) runs them. */
+/* Persistent requests: *_init (int and _c forms, one function behind both)
+ * creates them inactive, Start(all) runs them. */
 #include "api/api.h"
 #include "p2p/p2p.h"
 

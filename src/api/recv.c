@@ -1,4 +1,5 @@
-/* Receives, probes, matched probes and MPI_Get_count. */
+/* Receives, probes, matched probes and MPI_Get_count, in int and _c forms
+ * (one function taking MPI_Count behind both). */
 #include "api/api.h"
 #include "p2p/p2p.h"
 #include <limits.h>

@@ -1,4 +1,5 @@
-/* MPI_Send and its modes, blocking and nonblocking, and the Bsend buffer. */
+/* MPI_Send and its modes, blocking and nonblocking, and the Bsend buffer;
+ * each int form and its large-count (_c) form call one function taking MPI_Count. */
 #include "api/api.h"
 #include "p2p/p2p.h"
 #include "p2p/bsend.h"

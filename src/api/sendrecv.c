@@ -1,4 +1,5 @@
-/* Sendrecv and Sendrecv_replace, blocking and nonblocking. */
+/* Sendrecv and Sendrecv_replace, blocking and nonblocking, in int and _c
+ * forms (one function taking MPI_Count behind both). */
 #include "api/api.h"
 #include "p2p/p2p.h"
 

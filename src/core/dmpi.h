@@ -153,9 +153,10 @@ const char *dmpi_dtype_describe(const dmpi_dtype_t *dt, char *buf, size_t len);
  * api layer; the new type has refcount 1 and is not committed. */
 int dmpi_dtype_create(int combiner, int nints, const int *ints, int naints, const MPI_Aint *aints, int ntypes,
                       const MPI_Datatype *types, dmpi_dtype_t **out);
-/* The one constructor behind both: np arguments p in the layout of the _c
- * constructors (dmpi_dtype_contents_t.p); large says which form made it, so
- * which arrays MPI_Type_get_contents(_c) reports. */
+/* The one constructor behind dmpi_dtype_create and the int and _c forms of
+ * the api: np arguments p in the layout of the _c constructors
+ * (dmpi_dtype_contents_t.p); large says which form made the type, so which
+ * arrays MPI_Type_get_contents(_c) reports (ints and addresses, or p). */
 int dmpi_dtype_make(int combiner, MPI_Count np, const MPI_Count *p, int ntypes, const MPI_Datatype *types,
                     bool large, dmpi_dtype_t **out);
 /* Same layout as inner, reported with the given contents (subarray, darray). */
