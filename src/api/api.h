@@ -16,8 +16,8 @@ static inline bool dmpi_ready(void) { return DMPI_LIKELY(dmpi_world.state == DMP
 int dmpi_check_init(const char *fn);
 int dmpi_check_comm(const char *fn, MPI_Comm h, dmpi_comm_t **out);
 int dmpi_check_type(const char *fn, MPI_Datatype h, dmpi_dtype_t **out);
-int dmpi_check_count(const char *fn, int count);
-int dmpi_check_buf(const char *fn, const void *buf, int count, const dmpi_dtype_t *dt);
+int dmpi_check_count(const char *fn, MPI_Count count);
+int dmpi_check_buf(const char *fn, const void *buf, MPI_Count count, const dmpi_dtype_t *dt);
 int dmpi_check_dest(const char *fn, int dest, const dmpi_comm_t *c);
 int dmpi_check_source(const char *fn, int src, const dmpi_comm_t *c);
 int dmpi_check_send_tag(const char *fn, int tag);
@@ -65,9 +65,9 @@ static inline int dmpi_root_role(const dmpi_comm_t *c, int root)
 }
 
 /* All the checks of a send (dest) or receive (source): comm, count, type, buffer, rank, tag. */
-int dmpi_check_send_args(const char *fn, const void *buf, int count, MPI_Datatype type, int dest, int tag,
+int dmpi_check_send_args(const char *fn, const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag,
                          MPI_Comm comm, dmpi_comm_t **c, dmpi_dtype_t **dt);
-int dmpi_check_recv_args(const char *fn, const void *buf, int count, MPI_Datatype type, int src, int tag,
+int dmpi_check_recv_args(const char *fn, const void *buf, MPI_Count count, MPI_Datatype type, int src, int tag,
                          MPI_Comm comm, dmpi_comm_t **c, dmpi_dtype_t **dt);
 
 /* Error return through the handler of comm (MPI_COMM_WORLD's when NULL). */
@@ -82,12 +82,13 @@ static inline dmpi_comm_t *dmpi_comm_or_null(MPI_Comm h) { return dmpi_comm_get(
 #define DMPI_TAG_UB_VALUE 0x7fffffff
 
 /* The common case of a send or receive, in a few compares; anything else
- * (PROC_NULL, ANY_SOURCE, MPI_BOTTOM, errors) goes through the full checks. */
-static inline bool dmpi_p2p_args_ok(const dmpi_comm_t *c, const dmpi_dtype_t *dt, const void *buf, int count,
+ * (PROC_NULL, ANY_SOURCE, MPI_BOTTOM, counts above INT_MAX, errors) goes
+ * through the full checks. */
+static inline bool dmpi_p2p_args_ok(const dmpi_comm_t *c, const dmpi_dtype_t *dt, const void *buf, MPI_Count count,
                                     int rank, int tag)
 {
-    return dmpi_ready() && c && dt && dt->committed && count >= 0 && (unsigned)rank < (unsigned)c->peer_size &&
-           tag >= 0 && (buf || count == 0);
+    return dmpi_ready() && c && dt && dt->committed && (unsigned long long)count <= 0x7fffffff &&
+           (unsigned)rank < (unsigned)c->peer_size && tag >= 0 && (buf || count == 0);
 }
 
 #endif

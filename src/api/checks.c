@@ -33,20 +33,25 @@ int dmpi_check_type(const char *fn, MPI_Datatype h, dmpi_dtype_t **out)
     return dmpi_err(MPI_ERR_TYPE, "%s: invalid datatype handle 0x%x", fn, (unsigned)h);
 }
 
-int dmpi_check_count(const char *fn, int count)
+int dmpi_check_count(const char *fn, MPI_Count count)
 {
     if (count >= 0)
         return MPI_SUCCESS;
-    return dmpi_err(MPI_ERR_COUNT, "%s: negative count %d", fn, count);
+    return dmpi_err(MPI_ERR_COUNT, "%s: negative count %lld", fn, (long long)count);
 }
 
-int dmpi_check_buf(const char *fn, const void *buf, int count, const dmpi_dtype_t *dt)
+int dmpi_check_buf(const char *fn, const void *buf, MPI_Count count, const dmpi_dtype_t *dt)
 {
+    /* the data of count elements must be countable in bytes */
+    if (dt->size > 0 && (unsigned long long)count > (unsigned long long)INT64_MAX / dt->size)
+        return dmpi_err(MPI_ERR_COUNT, "%s: count %lld of %s is more than 2^63 bytes", fn, (long long)count,
+                        dmpi_dtype_desc(dt));
     /* NULL is MPI_BOTTOM: fine for types with absolute addresses, not for
      * predefined types that hold data. */
     if (buf || count == 0 || dt->size == 0 || !dt->predefined)
         return MPI_SUCCESS;
-    return dmpi_err(MPI_ERR_BUFFER, "%s: buffer is NULL but count is %d of %s", fn, count, dmpi_dtype_desc(dt));
+    return dmpi_err(MPI_ERR_BUFFER, "%s: buffer is NULL but count is %lld of %s", fn, (long long)count,
+                    dmpi_dtype_desc(dt));
 }
 
 int dmpi_check_dest(const char *fn, int dest, const dmpi_comm_t *c)
@@ -144,7 +149,7 @@ int dmpi_check_inter(const char *fn, const dmpi_comm_t *c)
     return dmpi_err(MPI_ERR_COMM, "%s: %s is not an intercommunicator", fn, comm_name(c));
 }
 
-int dmpi_check_send_args(const char *fn, const void *buf, int count, MPI_Datatype type, int dest, int tag,
+int dmpi_check_send_args(const char *fn, const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag,
                          MPI_Comm comm, dmpi_comm_t **c, dmpi_dtype_t **dt)
 {
     int err;
@@ -155,7 +160,7 @@ int dmpi_check_send_args(const char *fn, const void *buf, int count, MPI_Datatyp
     return MPI_SUCCESS;
 }
 
-int dmpi_check_recv_args(const char *fn, const void *buf, int count, MPI_Datatype type, int src, int tag,
+int dmpi_check_recv_args(const char *fn, const void *buf, MPI_Count count, MPI_Datatype type, int src, int tag,
                          MPI_Comm comm, dmpi_comm_t **c, dmpi_dtype_t **dt)
 {
     int err;

@@ -1,4 +1,4 @@
-/* MPI_Pack_external, MPI_Unpack_external, MPI_Pack_external_size: packing
+/* MPI_Pack_external, MPI_Unpack_external, MPI_Pack_external_size (and _c): packing
  * in a portable representation (MPI-4.0 section 5.2.5). "external32" is
  * the only data representation; core/dtype_external32.c converts. */
 #include "api/type_api.h"
@@ -8,6 +8,9 @@
 DMPI_ALIAS(Pack_external)
 DMPI_ALIAS(Unpack_external)
 DMPI_ALIAS(Pack_external_size)
+DMPI_ALIAS(Pack_external_c)
+DMPI_ALIAS(Unpack_external_c)
+DMPI_ALIAS(Pack_external_size_c)
 
 static int check_datarep(const char *fn, const char *datarep)
 {
@@ -41,11 +44,13 @@ static int check_stream(const char *fn, const void *buf, MPI_Aint bufsize, const
     return dmpi_err(MPI_ERR_BUFFER, "%s: %s is NULL but has %ld bytes", fn, what, (long)bufsize);
 }
 
-int PMPI_Pack_external(const char *datarep, const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf,
-                       MPI_Aint outsize, MPI_Aint *position)
+/* MPI_Aint and MPI_Count are both 64-bit here: the _c forms' positions and
+ * sizes go through the MPI_Aint of the int forms unchanged. */
+_Static_assert(sizeof(MPI_Aint) == sizeof(MPI_Count), "MPI_Aint and MPI_Count differ in size");
+
+static int pack_external(const char *fn, const char *datarep, const void *inbuf, MPI_Count incount,
+                         MPI_Datatype datatype, void *outbuf, MPI_Aint outsize, MPI_Aint *position)
 {
-    DMPI_API_ENTER;
-    const char *fn = "MPI_Pack_external";
     dmpi_dtype_t *dt;
     int err;
     if ((err = dmpi_check_init(fn)) || (err = check_datarep(fn, datarep)) || (err = dmpi_check_count(fn, incount)) ||
@@ -58,11 +63,28 @@ int PMPI_Pack_external(const char *datarep, const void *inbuf, int incount, MPI_
     return MPI_SUCCESS;
 }
 
-int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize, MPI_Aint *position, void *outbuf,
-                         int outcount, MPI_Datatype datatype)
+int PMPI_Pack_external(const char *datarep, const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf,
+                       MPI_Aint outsize, MPI_Aint *position)
 {
     DMPI_API_ENTER;
-    const char *fn = "MPI_Unpack_external";
+    return pack_external("MPI_Pack_external", datarep, inbuf, incount, datatype, outbuf, outsize, position);
+}
+
+int PMPI_Pack_external_c(const char *datarep, const void *inbuf, MPI_Count incount, MPI_Datatype datatype,
+                         void *outbuf, MPI_Count outsize, MPI_Count *position)
+{
+    DMPI_API_ENTER;
+    MPI_Aint pos = position ? (MPI_Aint)*position : 0;
+    int err = pack_external("MPI_Pack_external_c", datarep, inbuf, incount, datatype, outbuf, (MPI_Aint)outsize,
+                            position ? &pos : NULL);
+    if (err == MPI_SUCCESS)
+        *position = pos;
+    return err;
+}
+
+static int unpack_external(const char *fn, const char *datarep, const void *inbuf, MPI_Aint insize,
+                           MPI_Aint *position, void *outbuf, MPI_Count outcount, MPI_Datatype datatype)
+{
     dmpi_dtype_t *dt;
     int err;
     if ((err = dmpi_check_init(fn)) || (err = check_datarep(fn, datarep)) ||
@@ -76,10 +98,28 @@ int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insiz
     return MPI_SUCCESS;
 }
 
-int PMPI_Pack_external_size(const char *datarep, int incount, MPI_Datatype datatype, MPI_Aint *size)
+int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize, MPI_Aint *position, void *outbuf,
+                         int outcount, MPI_Datatype datatype)
 {
     DMPI_API_ENTER;
-    const char *fn = "MPI_Pack_external_size";
+    return unpack_external("MPI_Unpack_external", datarep, inbuf, insize, position, outbuf, outcount, datatype);
+}
+
+int PMPI_Unpack_external_c(const char datarep[], const void *inbuf, MPI_Count insize, MPI_Count *position,
+                           void *outbuf, MPI_Count outcount, MPI_Datatype datatype)
+{
+    DMPI_API_ENTER;
+    MPI_Aint pos = position ? (MPI_Aint)*position : 0;
+    int err = unpack_external("MPI_Unpack_external_c", datarep, inbuf, (MPI_Aint)insize, position ? &pos : NULL,
+                              outbuf, outcount, datatype);
+    if (err == MPI_SUCCESS)
+        *position = pos;
+    return err;
+}
+
+static int pack_external_size(const char *fn, const char *datarep, MPI_Count incount, MPI_Datatype datatype,
+                              MPI_Aint *size)
+{
     dmpi_dtype_t *dt;
     int err;
     if ((err = dmpi_check_init(fn)) || (err = check_datarep(fn, datarep)) || (err = dmpi_check_count(fn, incount)) ||
@@ -88,4 +128,20 @@ int PMPI_Pack_external_size(const char *datarep, int incount, MPI_Datatype datat
     if ((err = dmpi_ext32_size(fn, dt, (size_t)incount, size)))
         return dmpi_api_error(NULL, fn, err);
     return MPI_SUCCESS;
+}
+
+int PMPI_Pack_external_size(const char *datarep, int incount, MPI_Datatype datatype, MPI_Aint *size)
+{
+    DMPI_API_ENTER;
+    return pack_external_size("MPI_Pack_external_size", datarep, incount, datatype, size);
+}
+
+int PMPI_Pack_external_size_c(const char *datarep, MPI_Count incount, MPI_Datatype datatype, MPI_Count *size)
+{
+    DMPI_API_ENTER;
+    MPI_Aint n = 0;
+    int err = pack_external_size("MPI_Pack_external_size_c", datarep, incount, datatype, size ? &n : NULL);
+    if (err == MPI_SUCCESS)
+        *size = n;
+    return err;
 }

@@ -1,4 +1,5 @@
-/* Persistent requests: *_init creates them inactive, Start(all) runs them. */
+/* Persistent requests: *_init (int and _c forms, one function behind both)
+ * creates them inactive, Start(all) runs them. */
 #include "api/api.h"
 #include "p2p/p2p.h"
 
@@ -9,8 +10,13 @@ DMPI_ALIAS(Bsend_init)
 DMPI_ALIAS(Recv_init)
 DMPI_ALIAS(Start)
 DMPI_ALIAS(Startall)
+DMPI_ALIAS(Send_init_c)
+DMPI_ALIAS(Ssend_init_c)
+DMPI_ALIAS(Rsend_init_c)
+DMPI_ALIAS(Bsend_init_c)
+DMPI_ALIAS(Recv_init_c)
 
-static int send_init(const char *fn, const void *buf, int count, MPI_Datatype type, int dest, int tag,
+static int send_init(const char *fn, const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag,
                      MPI_Comm comm, int mode, MPI_Request *request)
 {
     dmpi_comm_t *c = NULL;
@@ -32,11 +38,25 @@ int PMPI_Send_init(const void *buf, int count, MPI_Datatype type, int dest, int 
     return send_init("MPI_Send_init", buf, count, type, dest, tag, comm, DMPI_MODE_STANDARD, request);
 }
 
+int PMPI_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                     MPI_Request *request)
+{
+    DMPI_API_ENTER;
+    return send_init("MPI_Send_init_c", buf, count, type, dest, tag, comm, DMPI_MODE_STANDARD, request);
+}
+
 int PMPI_Ssend_init(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                     MPI_Request *request)
 {
     DMPI_API_ENTER;
     return send_init("MPI_Ssend_init", buf, count, type, dest, tag, comm, DMPI_MODE_SYNC, request);
+}
+
+int PMPI_Ssend_init_c(const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                      MPI_Request *request)
+{
+    DMPI_API_ENTER;
+    return send_init("MPI_Ssend_init_c", buf, count, type, dest, tag, comm, DMPI_MODE_SYNC, request);
 }
 
 int PMPI_Rsend_init(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
@@ -46,6 +66,13 @@ int PMPI_Rsend_init(const void *buf, int count, MPI_Datatype type, int dest, int
     return send_init("MPI_Rsend_init", buf, count, type, dest, tag, comm, DMPI_MODE_READY, request);
 }
 
+int PMPI_Rsend_init_c(const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                      MPI_Request *request)
+{
+    DMPI_API_ENTER;
+    return send_init("MPI_Rsend_init_c", buf, count, type, dest, tag, comm, DMPI_MODE_READY, request);
+}
+
 int PMPI_Bsend_init(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                     MPI_Request *request)
 {
@@ -53,11 +80,16 @@ int PMPI_Bsend_init(const void *buf, int count, MPI_Datatype type, int dest, int
     return send_init("MPI_Bsend_init", buf, count, type, dest, tag, comm, DMPI_MODE_BUFFERED, request);
 }
 
-int PMPI_Recv_init(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
-                   MPI_Request *request)
+int PMPI_Bsend_init_c(const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                      MPI_Request *request)
 {
     DMPI_API_ENTER;
-    const char *fn = "MPI_Recv_init";
+    return send_init("MPI_Bsend_init_c", buf, count, type, dest, tag, comm, DMPI_MODE_BUFFERED, request);
+}
+
+static int recv_init(const char *fn, void *buf, MPI_Count count, MPI_Datatype type, int source, int tag,
+                     MPI_Comm comm, MPI_Request *request)
+{
     dmpi_comm_t *c = NULL;
     dmpi_dtype_t *dt;
     dmpi_request_t *r;
@@ -68,6 +100,20 @@ int PMPI_Recv_init(void *buf, int count, MPI_Datatype type, int source, int tag,
         return dmpi_api_error(c, fn, err);
     *request = r->handle;
     return MPI_SUCCESS;
+}
+
+int PMPI_Recv_init(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                   MPI_Request *request)
+{
+    DMPI_API_ENTER;
+    return recv_init("MPI_Recv_init", buf, count, type, source, tag, comm, request);
+}
+
+int PMPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                     MPI_Request *request)
+{
+    DMPI_API_ENTER;
+    return recv_init("MPI_Recv_init_c", buf, count, type, source, tag, comm, request);
 }
 
 static int check_startable(const char *fn, MPI_Request h, dmpi_request_t **r)

@@ -1,4 +1,5 @@
-/* Receives, probes, matched probes and MPI_Get_count. */
+/* Receives, probes, matched probes and MPI_Get_count, in int and _c forms
+ * (one function taking MPI_Count behind both). */
 #include "api/api.h"
 #include "p2p/p2p.h"
 #include <limits.h>
@@ -12,11 +13,15 @@ DMPI_ALIAS(Improbe)
 DMPI_ALIAS(Mrecv)
 DMPI_ALIAS(Imrecv)
 DMPI_ALIAS(Get_count)
+DMPI_ALIAS(Recv_c)
+DMPI_ALIAS(Irecv_c)
+DMPI_ALIAS(Mrecv_c)
+DMPI_ALIAS(Imrecv_c)
+DMPI_ALIAS(Get_count_c)
 
-static DMPI_ALWAYS_INLINE int recv_blocking(void *buf, int count, MPI_Datatype type, int source, int tag,
-                                            MPI_Comm comm, MPI_Status *status)
+static DMPI_ALWAYS_INLINE int recv_blocking(const char *fn, void *buf, MPI_Count count, MPI_Datatype type,
+                                            int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
-    const char *fn = "MPI_Recv";
     dmpi_comm_t *c = dmpi_comm_get(comm);
     dmpi_dtype_t *dt = dmpi_dtype_get(type);
     if (DMPI_UNLIKELY(!dmpi_p2p_args_ok(c, dt, buf, count, source, tag) || !status)) {
@@ -31,14 +36,20 @@ static DMPI_ALWAYS_INLINE int recv_blocking(void *buf, int count, MPI_Datatype t
 
 int PMPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
-    DMPI_API_FAST(recv_blocking(buf, count, type, source, tag, comm, status));
-    return recv_blocking(buf, count, type, source, tag, comm, status);
+    DMPI_API_FAST(recv_blocking("MPI_Recv", buf, count, type, source, tag, comm, status));
+    return recv_blocking("MPI_Recv", buf, count, type, source, tag, comm, status);
 }
 
-int PMPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request *request)
+int PMPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                MPI_Status *status)
 {
     DMPI_API_ENTER;
-    const char *fn = "MPI_Irecv";
+    return recv_blocking("MPI_Recv_c", buf, count, type, source, tag, comm, status);
+}
+
+static int irecv(const char *fn, void *buf, MPI_Count count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                 MPI_Request *request)
+{
     dmpi_comm_t *c = dmpi_comm_get(comm);
     dmpi_dtype_t *dt = dmpi_dtype_get(type);
     int err;
@@ -52,6 +63,19 @@ int PMPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI
         return dmpi_api_error(c, fn, err);
     *request = r->handle;
     return MPI_SUCCESS;
+}
+
+int PMPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request *request)
+{
+    DMPI_API_ENTER;
+    return irecv("MPI_Irecv", buf, count, type, source, tag, comm, request);
+}
+
+int PMPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                 MPI_Request *request)
+{
+    DMPI_API_ENTER;
+    return irecv("MPI_Irecv_c", buf, count, type, source, tag, comm, request);
 }
 
 static int check_probe(const char *fn, int source, int tag, MPI_Comm comm, dmpi_comm_t **c)
@@ -124,7 +148,7 @@ int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_St
 }
 
 /* Checks a matched receive; *m is NULL for MPI_MESSAGE_NO_PROC. */
-static int check_mrecv(const char *fn, void *buf, int count, MPI_Datatype type, MPI_Message *message,
+static int check_mrecv(const char *fn, void *buf, MPI_Count count, MPI_Datatype type, MPI_Message *message,
                        dmpi_dtype_t **dt, dmpi_request_t **m)
 {
     int err;
@@ -141,10 +165,9 @@ static int check_mrecv(const char *fn, void *buf, int count, MPI_Datatype type, 
     return MPI_SUCCESS;
 }
 
-int PMPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Request *request)
+static int imrecv(const char *fn, void *buf, MPI_Count count, MPI_Datatype type, MPI_Message *message,
+                  MPI_Request *request)
 {
-    DMPI_API_ENTER;
-    const char *fn = "MPI_Imrecv";
     dmpi_dtype_t *dt = NULL;
     dmpi_request_t *m, *r;
     int err;
@@ -165,10 +188,21 @@ int PMPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, M
     return MPI_SUCCESS;
 }
 
-int PMPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Status *status)
+int PMPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Request *request)
 {
     DMPI_API_ENTER;
-    const char *fn = "MPI_Mrecv";
+    return imrecv("MPI_Imrecv", buf, count, type, message, request);
+}
+
+int PMPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype type, MPI_Message *message, MPI_Request *request)
+{
+    DMPI_API_ENTER;
+    return imrecv("MPI_Imrecv_c", buf, count, type, message, request);
+}
+
+static int mrecv(const char *fn, void *buf, MPI_Count count, MPI_Datatype type, MPI_Message *message,
+                 MPI_Status *status)
+{
     dmpi_dtype_t *dt = NULL;
     dmpi_request_t *m, *r;
     int err;
@@ -188,10 +222,22 @@ int PMPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MP
     return err == MPI_SUCCESS ? err : dmpi_api_error(c, fn, err);
 }
 
-int PMPI_Get_count(const MPI_Status *status, MPI_Datatype type, int *count)
+int PMPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Status *status)
 {
     DMPI_API_ENTER;
-    const char *fn = "MPI_Get_count";
+    return mrecv("MPI_Mrecv", buf, count, type, message, status);
+}
+
+int PMPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype type, MPI_Message *message, MPI_Status *status)
+{
+    DMPI_API_ENTER;
+    return mrecv("MPI_Mrecv_c", buf, count, type, message, status);
+}
+
+/* Whole elements of type in the status's bytes, MPI_UNDEFINED if the bytes
+ * end inside one or the number is more than max. */
+static int get_count(const char *fn, const MPI_Status *status, MPI_Datatype type, MPI_Count *count, MPI_Count max)
+{
     dmpi_dtype_t *dt;
     int err;
     if ((err = dmpi_check_ptr(fn, status, "status")) || (err = dmpi_check_type(fn, type, &dt)) ||
@@ -202,9 +248,25 @@ int PMPI_Get_count(const MPI_Status *status, MPI_Datatype type, int *count)
     size_t bytes = dmpi_status_bytes(status);
     if (dt->size == 0)
         *count = 0;
-    else if (bytes % dt->size || bytes / dt->size > INT_MAX)
+    else if (bytes % dt->size || bytes / dt->size > (size_t)max)
         *count = MPI_UNDEFINED;
     else
-        *count = (int)(bytes / dt->size);
+        *count = (MPI_Count)(bytes / dt->size);
     return MPI_SUCCESS;
+}
+
+int PMPI_Get_count(const MPI_Status *status, MPI_Datatype type, int *count)
+{
+    DMPI_API_ENTER;
+    MPI_Count n = 0;
+    int err = get_count("MPI_Get_count", status, type, count ? &n : NULL, INT_MAX);
+    if (err == MPI_SUCCESS)
+        *count = (int)n;
+    return err;
+}
+
+int PMPI_Get_count_c(const MPI_Status *status, MPI_Datatype type, MPI_Count *count)
+{
+    DMPI_API_ENTER;
+    return get_count("MPI_Get_count_c", status, type, count, INT64_MAX);
 }

@@ -12,8 +12,8 @@ int dmpi_type_check(const char *fn, MPI_Datatype h, const char *what, dmpi_dtype
 /* The same, and committed: for calls that move data (pack, unpack, counts). */
 int dmpi_type_check_committed(const char *fn, MPI_Datatype h, const char *what, dmpi_dtype_t **out);
 /* MPI_ERR_ARG for a negative block length; i < 0 means a single one. */
-int dmpi_type_check_blocklen(const char *fn, int bl, int i);
+int dmpi_type_check_blocklen(const char *fn, MPI_Count bl, MPI_Count i);
 /* MPI_ERR_ARG when an array of n > 0 entries is NULL. */
-int dmpi_type_check_array(const char *fn, const void *p, int n, const char *what);
+int dmpi_type_check_array(const char *fn, const void *p, MPI_Count n, const char *what);
 
 #endif

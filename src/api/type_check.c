@@ -26,18 +26,19 @@ int dmpi_type_check_committed(const char *fn, MPI_Datatype h, const char *what, 
     return err;
 }
 
-int dmpi_type_check_blocklen(const char *fn, int bl, int i)
+int dmpi_type_check_blocklen(const char *fn, MPI_Count bl, MPI_Count i)
 {
     if (bl >= 0)
         return MPI_SUCCESS;
     if (i < 0)
-        return dmpi_err(MPI_ERR_ARG, "%s: negative blocklength %d", fn, bl);
-    return dmpi_err(MPI_ERR_ARG, "%s: negative blocklength %d at array_of_blocklengths[%d]", fn, bl, i);
+        return dmpi_err(MPI_ERR_ARG, "%s: negative blocklength %lld", fn, (long long)bl);
+    return dmpi_err(MPI_ERR_ARG, "%s: negative blocklength %lld at array_of_blocklengths[%lld]", fn, (long long)bl,
+                    (long long)i);
 }
 
-int dmpi_type_check_array(const char *fn, const void *p, int n, const char *what)
+int dmpi_type_check_array(const char *fn, const void *p, MPI_Count n, const char *what)
 {
     if (p || n <= 0)
         return MPI_SUCCESS;
-    return dmpi_err(MPI_ERR_ARG, "%s: %s is NULL but count is %d", fn, what, n);
+    return dmpi_err(MPI_ERR_ARG, "%s: %s is NULL but count is %lld", fn, what, (long long)n);
 }

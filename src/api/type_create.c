@@ -1,6 +1,9 @@
-/* Derived datatype constructors. Each checks its arguments, lays them out
- * as the arrays MPI_Type_get_contents will report, and calls the engine's
- * one constructor (core/dtype_create.c). Old types need not be committed. */
+/* Derived datatype constructors, int and large-count (_c) forms. Each
+ * call has one implementation taking its arguments as MPI_Count in the
+ * layout of the _c form (count, block lengths, displacements or stride);
+ * the int form widens its arguments into that layout and the engine's one
+ * constructor (core/dtype_create.c) reports them as ints or large counts,
+ * as the form that made the type. Old types need not be committed. */
 #include "api/type_api.h"
 #include "api/mpi1.h"
 #include "core/dtype_ops.h"
@@ -18,10 +21,19 @@ DMPI_ALIAS(Type_create_hindexed_block)
 DMPI_ALIAS(Type_create_struct)
 DMPI_ALIAS(Type_create_resized)
 DMPI_ALIAS(Type_dup)
+DMPI_ALIAS(Type_contiguous_c)
+DMPI_ALIAS(Type_vector_c)
+DMPI_ALIAS(Type_create_hvector_c)
+DMPI_ALIAS(Type_indexed_c)
+DMPI_ALIAS(Type_create_hindexed_c)
+DMPI_ALIAS(Type_create_indexed_block_c)
+DMPI_ALIAS(Type_create_hindexed_block_c)
+DMPI_ALIAS(Type_create_struct_c)
+DMPI_ALIAS(Type_create_resized_c)
 
 /* Adds n blocks of bl elements of t to *total; MPI_ERR_ARG when the type
  * would hold more bytes than MPI_Count can count. */
-static int add_size(const char *fn, size_t *total, int n, int bl, const dmpi_dtype_t *t)
+static int add_size(const char *fn, size_t *total, MPI_Count n, MPI_Count bl, const dmpi_dtype_t *t)
 {
     size_t b;
     if (__builtin_mul_overflow((size_t)n, (size_t)bl, &b) || __builtin_mul_overflow(b, t->size, &b) ||
@@ -31,7 +43,8 @@ static int add_size(const char *fn, size_t *total, int n, int bl, const dmpi_dty
 }
 
 /* The checks every constructor of one old type makes. */
-static int check_common(const char *fn, int count, MPI_Datatype oldtype, MPI_Datatype *newtype, dmpi_dtype_t **old)
+static int check_common(const char *fn, MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype,
+                        dmpi_dtype_t **old)
 {
     int err;
     if ((err = dmpi_check_init(fn)) || (err = dmpi_check_count(fn, count)) ||
@@ -41,101 +54,123 @@ static int check_common(const char *fn, int count, MPI_Datatype oldtype, MPI_Dat
 }
 
 /* Every block length of an array: not negative, and the total size fits. */
-static int check_blocklens(const char *fn, int count, const int *bls, const dmpi_dtype_t *old)
+static int check_blocklens(const char *fn, MPI_Count count, const MPI_Count *bls, const dmpi_dtype_t *old)
 {
     size_t total = 0;
     int err;
-    for (int i = 0; i < count; i++)
+    for (MPI_Count i = 0; i < count; i++)
         if ((err = dmpi_type_check_blocklen(fn, bls[i], i)) || (err = add_size(fn, &total, 1, bls[i], old)))
             return err;
     return MPI_SUCCESS;
 }
 
-/* Makes the type and hands out its handle. */
-static int build(const char *fn, int combiner, int ni, const int *ints, int na, const MPI_Aint *aints, int nt,
-                 const MPI_Datatype *types, MPI_Datatype *newtype)
+/* Makes the type from p (the _c layout) and hands out its handle. */
+static int build(const char *fn, int combiner, MPI_Count np, const MPI_Count *p, int nt, const MPI_Datatype *types,
+                 bool large, MPI_Datatype *newtype)
 {
     dmpi_dtype_t *dt;
-    int err = dmpi_dtype_create(combiner, ni, ints, na, aints, nt, types, &dt);
+    int err = dmpi_dtype_make(combiner, np, p, nt, types, large, &dt);
     if (err != MPI_SUCCESS)
         return dmpi_api_error(NULL, fn, err);
     *newtype = dt->handle;
     return MPI_SUCCESS;
 }
 
-/* The ints of INDEXED-like contents: head[0..nh), then a[0..n), then b[0..n)
- * if b is given. NULL when out of memory. */
-static int *join_ints(const int *head, int nh, const int *a, const int *b, int n)
+/* An array argument of either form: int, MPI_Aint or MPI_Count entries. */
+typedef struct arr {
+    const void *v;
+    char kind;                   /* 'i', 'a', 'c' */
+} arr_t;
+#define ARR_I(x) ((arr_t){(x), 'i'})
+#define ARR_A(x) ((arr_t){(x), 'a'})
+#define ARR_C(x) ((arr_t){(x), 'c'})
+
+static MPI_Count arr_at(arr_t a, MPI_Count i)
 {
-    int *v = malloc(((size_t)nh + (size_t)n * (b ? 2 : 1)) * sizeof *v);
-    if (!v)
+    return a.kind == 'i' ? ((const int *)a.v)[i] : a.kind == 'a' ? ((const MPI_Aint *)a.v)[i]
+                                                                 : ((const MPI_Count *)a.v)[i];
+}
+
+/* head[0..nh), then a[0..n), then b[0..n) if b.v: the _c layout of an
+ * indexed-like call. NULL when out of memory. */
+static MPI_Count *join(const MPI_Count *head, int nh, arr_t a, arr_t b, MPI_Count n, MPI_Count *np)
+{
+    *np = nh + n * (b.v ? 2 : 1);
+    MPI_Count *p = malloc((size_t)*np * sizeof *p);
+    if (!p)
         return NULL;
     for (int i = 0; i < nh; i++)
-        v[i] = head[i];
-    for (int i = 0; i < n; i++) {
-        v[nh + i] = a[i];
-        if (b)
-            v[nh + n + i] = b[i];
+        p[i] = head[i];
+    for (MPI_Count i = 0; i < n; i++) {
+        p[nh + i] = arr_at(a, i);
+        if (b.v)
+            p[nh + n + i] = arr_at(b, i);
     }
-    return v;
+    return p;
 }
 
-static int build_joined(const char *fn, int combiner, const int *head, int nh, const int *a, const int *b, int n,
-                        int na, const MPI_Aint *aints, int nt, const MPI_Datatype *types, MPI_Datatype *newtype)
-{
-    int *ints = join_ints(head, nh, a, b, n);
-    if (!ints)
-        return dmpi_api_error(NULL, fn, dmpi_err(MPI_ERR_NO_MEM, "%s: out of memory for %d blocks", fn, n));
-    int err = build(fn, combiner, nh + n * (b ? 2 : 1), ints, na, aints, nt, types, newtype);
-    free(ints);
-    return err;
-}
-
-/* get_envelope reports 1 + 2 * count ints for INDEXED: that must fit in an int. */
-static int check_count_fits(const char *fn, int count, int per_block)
+/* The int forms report up to 1 + 2 * count ints (INDEXED), and STRUCT
+ * count types in either form: those must fit in an int. */
+static int check_count_fits(const char *fn, MPI_Count count, int per_block)
 {
     if (count <= (INT_MAX - 2) / per_block)
         return MPI_SUCCESS;
-    return dmpi_err(MPI_ERR_COUNT, "%s: count %d is too large", fn, count);
+    return dmpi_err(MPI_ERR_COUNT, "%s: count %lld is too large", fn, (long long)count);
 }
 
-int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
+static int contiguous(const char *fn, MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype, bool large)
 {
-    DMPI_API_ENTER;
-    const char *fn = "MPI_Type_contiguous";
     dmpi_dtype_t *old = NULL;
     size_t total = 0;
     int err;
     if ((err = check_common(fn, count, oldtype, newtype, &old)) || (err = add_size(fn, &total, count, 1, old)))
         return dmpi_api_error(NULL, fn, err);
-    return build(fn, MPI_COMBINER_CONTIGUOUS, 1, &count, 0, NULL, 1, &oldtype, newtype);
+    return build(fn, MPI_COMBINER_CONTIGUOUS, 1, &count, 1, &oldtype, large, newtype);
+}
+
+int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    DMPI_API_ENTER;
+    return contiguous("MPI_Type_contiguous", count, oldtype, newtype, false);
+}
+
+int PMPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    DMPI_API_ENTER;
+    return contiguous("MPI_Type_contiguous_c", count, oldtype, newtype, true);
+}
+
+/* VECTOR (stride in elements) and HVECTOR (in bytes). */
+static int vector(const char *fn, int combiner, MPI_Count count, MPI_Count blocklength, MPI_Count stride,
+                  MPI_Datatype oldtype, MPI_Datatype *newtype, bool large)
+{
+    dmpi_dtype_t *old = NULL;
+    size_t total = 0;
+    int err;
+    if ((err = check_common(fn, count, oldtype, newtype, &old)) ||
+        (err = dmpi_type_check_blocklen(fn, blocklength, -1)) || (err = add_size(fn, &total, count, blocklength, old)))
+        return dmpi_api_error(NULL, fn, err);
+    const MPI_Count p[3] = {count, blocklength, stride};
+    return build(fn, combiner, 3, p, 1, &oldtype, large, newtype);
 }
 
 int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     DMPI_API_ENTER;
-    const char *fn = "MPI_Type_vector";
-    dmpi_dtype_t *old = NULL;
-    size_t total = 0;
-    int err;
-    if ((err = check_common(fn, count, oldtype, newtype, &old)) ||
-        (err = dmpi_type_check_blocklen(fn, blocklength, -1)) || (err = add_size(fn, &total, count, blocklength, old)))
-        return dmpi_api_error(NULL, fn, err);
-    const int ints[3] = {count, blocklength, stride};
-    return build(fn, MPI_COMBINER_VECTOR, 3, ints, 0, NULL, 1, &oldtype, newtype);
+    return vector("MPI_Type_vector", MPI_COMBINER_VECTOR, count, blocklength, stride, oldtype, newtype, false);
+}
+
+int PMPI_Type_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype,
+                       MPI_Datatype *newtype)
+{
+    DMPI_API_ENTER;
+    return vector("MPI_Type_vector_c", MPI_COMBINER_VECTOR, count, blocklength, stride, oldtype, newtype, true);
 }
 
 int dmpi_api_type_create_hvector(const char *fn, int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
                                  MPI_Datatype *newtype)
 {
-    dmpi_dtype_t *old = NULL;
-    size_t total = 0;
-    int err;
-    if ((err = check_common(fn, count, oldtype, newtype, &old)) ||
-        (err = dmpi_type_check_blocklen(fn, blocklength, -1)) || (err = add_size(fn, &total, count, blocklength, old)))
-        return dmpi_api_error(NULL, fn, err);
-    const int ints[2] = {count, blocklength};
-    return build(fn, MPI_COMBINER_HVECTOR, 2, ints, 1, &stride, 1, &oldtype, newtype);
+    return vector(fn, MPI_COMBINER_HVECTOR, count, blocklength, stride, oldtype, newtype, false);
 }
 
 int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
@@ -145,34 +180,107 @@ int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Da
     return dmpi_api_type_create_hvector("MPI_Type_create_hvector", count, blocklength, stride, oldtype, newtype);
 }
 
+int PMPI_Type_create_hvector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype,
+                               MPI_Datatype *newtype)
+{
+    DMPI_API_ENTER;
+    return vector("MPI_Type_create_hvector_c", MPI_COMBINER_HVECTOR, count, blocklength, stride, oldtype, newtype,
+                  true);
+}
+
+/* INDEXED, HINDEXED (block lengths bls) and INDEXED_BLOCK, HINDEXED_BLOCK
+ * (one block length bl), and STRUCT (types[count] instead of oldtype). */
+typedef struct indexed_args {
+    int combiner;
+    MPI_Count count;
+    bool bl_array;               /* block lengths bls[]; else the one block length bl */
+    arr_t bls;
+    MPI_Count bl;
+    arr_t disps;
+    const MPI_Datatype *types;   /* STRUCT */
+} indexed_args_t;
+
+static int check_struct_types(const char *fn, const indexed_args_t *a)
+{
+    size_t total = 0;
+    int err;
+    for (MPI_Count i = 0; i < a->count; i++) {
+        dmpi_dtype_t *t;
+        char what[48];
+        snprintf(what, sizeof what, "array_of_types[%lld]", (long long)i);
+        MPI_Count bl = arr_at(a->bls, i);
+        if ((err = dmpi_type_check(fn, a->types[i], what, &t)) || (err = dmpi_type_check_blocklen(fn, bl, i)) ||
+            (err = add_size(fn, &total, 1, bl, t)))
+            return err;
+    }
+    return MPI_SUCCESS;
+}
+
+static int indexed(const char *fn, const indexed_args_t *a, MPI_Datatype oldtype, MPI_Datatype *newtype, bool large)
+{
+    bool is_struct = a->combiner == MPI_COMBINER_STRUCT;
+    dmpi_dtype_t *old = NULL;
+    size_t total = 0;
+    int err;
+    if (is_struct) {
+        if (!(err = dmpi_check_init(fn)) && !(err = dmpi_check_count(fn, a->count)))
+            err = dmpi_check_ptr(fn, newtype, "newtype");
+    } else {
+        err = check_common(fn, a->count, oldtype, newtype, &old);
+    }
+    int per_block = a->combiner == MPI_COMBINER_INDEXED ? 2 : 1;   /* ints the int form reports per block */
+    bool counted = large ? is_struct : a->combiner != MPI_COMBINER_HINDEXED_BLOCK;
+    if (err || (counted && (err = check_count_fits(fn, a->count, per_block))) ||
+        (a->bl_array && (err = dmpi_type_check_array(fn, a->bls.v, a->count, "array_of_blocklengths"))) ||
+        (err = dmpi_type_check_array(fn, a->disps.v, a->count, "array_of_displacements")) ||
+        (is_struct && (err = dmpi_type_check_array(fn, a->types, a->count, "array_of_types"))))
+        return dmpi_api_error(NULL, fn, err);
+    if (is_struct)
+        err = check_struct_types(fn, a);
+    else if (!a->bl_array && !(err = dmpi_type_check_blocklen(fn, a->bl, -1)))
+        err = add_size(fn, &total, a->count, a->bl, old);
+    if (err)
+        return dmpi_api_error(NULL, fn, err);
+    MPI_Count np, head[2] = {a->count, a->bl};
+    MPI_Count *p = a->bl_array ? join(head, 1, a->bls, a->disps, a->count, &np)
+                            : join(head, 2, a->disps, (arr_t){NULL, 0}, a->count, &np);
+    if (!p)
+        return dmpi_api_error(NULL, fn, dmpi_err(MPI_ERR_NO_MEM, "%s: out of memory for %lld blocks", fn,
+                                                 (long long)a->count));
+    if (a->bl_array && !is_struct && (err = check_blocklens(fn, a->count, p + 1, old))) {
+        free(p);
+        return dmpi_api_error(NULL, fn, err);
+    }
+    err = build(fn, a->combiner, np, p, is_struct ? (int)a->count : 1, is_struct ? a->types : &oldtype, large,
+                newtype);
+    free(p);
+    return err;
+}
+
 int PMPI_Type_indexed(int count, const int array_of_blocklengths[], const int array_of_displacements[],
                       MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     DMPI_API_ENTER;
-    const char *fn = "MPI_Type_indexed";
-    dmpi_dtype_t *old = NULL;
-    int err;
-    if ((err = check_common(fn, count, oldtype, newtype, &old)) || (err = check_count_fits(fn, count, 2)) ||
-        (err = dmpi_type_check_array(fn, array_of_blocklengths, count, "array_of_blocklengths")) ||
-        (err = dmpi_type_check_array(fn, array_of_displacements, count, "array_of_displacements")) ||
-        (err = check_blocklens(fn, count, array_of_blocklengths, old)))
-        return dmpi_api_error(NULL, fn, err);
-    return build_joined(fn, MPI_COMBINER_INDEXED, &count, 1, array_of_blocklengths, array_of_displacements, count, 0,
-                        NULL, 1, &oldtype, newtype);
+    indexed_args_t a = {MPI_COMBINER_INDEXED, count, true, ARR_I(array_of_blocklengths), 0,
+                        ARR_I(array_of_displacements), NULL};
+    return indexed("MPI_Type_indexed", &a, oldtype, newtype, false);
+}
+
+int PMPI_Type_indexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
+                        const MPI_Count array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    DMPI_API_ENTER;
+    indexed_args_t a = {MPI_COMBINER_INDEXED, count, true, ARR_C(array_of_blocklengths), 0,
+                        ARR_C(array_of_displacements), NULL};
+    return indexed("MPI_Type_indexed_c", &a, oldtype, newtype, true);
 }
 
 int dmpi_api_type_create_hindexed(const char *fn, int count, const int array_of_blocklengths[],
                                   const MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    dmpi_dtype_t *old = NULL;
-    int err;
-    if ((err = check_common(fn, count, oldtype, newtype, &old)) || (err = check_count_fits(fn, count, 1)) ||
-        (err = dmpi_type_check_array(fn, array_of_blocklengths, count, "array_of_blocklengths")) ||
-        (err = dmpi_type_check_array(fn, array_of_displacements, count, "array_of_displacements")) ||
-        (err = check_blocklens(fn, count, array_of_blocklengths, old)))
-        return dmpi_api_error(NULL, fn, err);
-    return build_joined(fn, MPI_COMBINER_HINDEXED, &count, 1, array_of_blocklengths, NULL, count, count,
-                        array_of_displacements, 1, &oldtype, newtype);
+    indexed_args_t a = {MPI_COMBINER_HINDEXED, count, true, ARR_I(array_of_blocklengths), 0,
+                        ARR_A(array_of_displacements), NULL};
+    return indexed(fn, &a, oldtype, newtype, false);
 }
 
 int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[],
@@ -183,64 +291,60 @@ int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[], cons
                                          array_of_displacements, oldtype, newtype);
 }
 
+int PMPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
+                                const MPI_Count array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    DMPI_API_ENTER;
+    indexed_args_t a = {MPI_COMBINER_HINDEXED, count, true, ARR_C(array_of_blocklengths), 0,
+                        ARR_C(array_of_displacements), NULL};
+    return indexed("MPI_Type_create_hindexed_c", &a, oldtype, newtype, true);
+}
+
 int PMPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[],
                                    MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     DMPI_API_ENTER;
-    const char *fn = "MPI_Type_create_indexed_block";
-    dmpi_dtype_t *old = NULL;
-    size_t total = 0;
-    int err;
-    if ((err = check_common(fn, count, oldtype, newtype, &old)) || (err = check_count_fits(fn, count, 1)) ||
-        (err = dmpi_type_check_blocklen(fn, blocklength, -1)) ||
-        (err = dmpi_type_check_array(fn, array_of_displacements, count, "array_of_displacements")) ||
-        (err = add_size(fn, &total, count, blocklength, old)))
-        return dmpi_api_error(NULL, fn, err);
-    const int head[2] = {count, blocklength};
-    return build_joined(fn, MPI_COMBINER_INDEXED_BLOCK, head, 2, array_of_displacements, NULL, count, 0, NULL, 1,
-                        &oldtype, newtype);
+    indexed_args_t a = {MPI_COMBINER_INDEXED_BLOCK, count, false,
+                        {NULL, 0}, blocklength, ARR_I(array_of_displacements), NULL};
+    return indexed("MPI_Type_create_indexed_block", &a, oldtype, newtype, false);
+}
+
+int PMPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength, const MPI_Count array_of_displacements[],
+                                     MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    DMPI_API_ENTER;
+    indexed_args_t a = {MPI_COMBINER_INDEXED_BLOCK, count, false,
+                        {NULL, 0}, blocklength, ARR_C(array_of_displacements), NULL};
+    return indexed("MPI_Type_create_indexed_block_c", &a, oldtype, newtype, true);
 }
 
 int PMPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint array_of_displacements[],
                                     MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     DMPI_API_ENTER;
-    const char *fn = "MPI_Type_create_hindexed_block";
-    dmpi_dtype_t *old = NULL;
-    size_t total = 0;
-    int err;
-    if ((err = check_common(fn, count, oldtype, newtype, &old)) ||
-        (err = dmpi_type_check_blocklen(fn, blocklength, -1)) ||
-        (err = dmpi_type_check_array(fn, array_of_displacements, count, "array_of_displacements")) ||
-        (err = add_size(fn, &total, count, blocklength, old)))
-        return dmpi_api_error(NULL, fn, err);
-    const int ints[2] = {count, blocklength};
-    return build(fn, MPI_COMBINER_HINDEXED_BLOCK, 2, ints, count, array_of_displacements, 1, &oldtype, newtype);
+    indexed_args_t a = {MPI_COMBINER_HINDEXED_BLOCK, count, false, {NULL, 0}, blocklength,
+                        ARR_A(array_of_displacements), NULL};
+    return indexed("MPI_Type_create_hindexed_block", &a, oldtype, newtype, false);
+}
+
+int PMPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength,
+                                      const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
+                                      MPI_Datatype *newtype)
+{
+    DMPI_API_ENTER;
+    indexed_args_t a = {MPI_COMBINER_HINDEXED_BLOCK, count, false, {NULL, 0}, blocklength,
+                        ARR_C(array_of_displacements), NULL};
+    return indexed("MPI_Type_create_hindexed_block_c", &a, oldtype, newtype, true);
 }
 
 int dmpi_api_type_create_struct(const char *fn, int count, const int array_of_blocklengths[],
                                 const MPI_Aint array_of_displacements[], const MPI_Datatype array_of_types[],
                                 MPI_Datatype *newtype)
 {
-    size_t total = 0;
-    int err;
-    if ((err = dmpi_check_init(fn)) || (err = dmpi_check_count(fn, count)) || (err = check_count_fits(fn, count, 1)) ||
-        (err = dmpi_type_check_array(fn, array_of_blocklengths, count, "array_of_blocklengths")) ||
-        (err = dmpi_type_check_array(fn, array_of_displacements, count, "array_of_displacements")) ||
-        (err = dmpi_type_check_array(fn, array_of_types, count, "array_of_types")) ||
-        (err = dmpi_check_ptr(fn, newtype, "newtype")))
-        return dmpi_api_error(NULL, fn, err);
-    for (int i = 0; i < count; i++) {
-        dmpi_dtype_t *t;
-        char what[40];
-        snprintf(what, sizeof what, "array_of_types[%d]", i);
-        if ((err = dmpi_type_check(fn, array_of_types[i], what, &t)) ||
-            (err = dmpi_type_check_blocklen(fn, array_of_blocklengths[i], i)) ||
-            (err = add_size(fn, &total, 1, array_of_blocklengths[i], t)))
-            return dmpi_api_error(NULL, fn, err);
-    }
-    return build_joined(fn, MPI_COMBINER_STRUCT, &count, 1, array_of_blocklengths, NULL, count, count,
-                        array_of_displacements, count, array_of_types, newtype);
+    indexed_args_t a = {MPI_COMBINER_STRUCT, count, true, ARR_I(array_of_blocklengths), 0,
+                        ARR_A(array_of_displacements),
+                        array_of_types};
+    return indexed(fn, &a, MPI_DATATYPE_NULL, newtype, false);
 }
 
 int PMPI_Type_create_struct(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[],
@@ -251,16 +355,38 @@ int PMPI_Type_create_struct(int count, const int array_of_blocklengths[], const 
                                        array_of_types, newtype);
 }
 
-int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype)
+int PMPI_Type_create_struct_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
+                              const MPI_Count array_of_displacements[], const MPI_Datatype array_of_types[],
+                              MPI_Datatype *newtype)
 {
     DMPI_API_ENTER;
-    const char *fn = "MPI_Type_create_resized";
+    indexed_args_t a = {MPI_COMBINER_STRUCT, count, true, ARR_C(array_of_blocklengths), 0,
+                        ARR_C(array_of_displacements),
+                        array_of_types};
+    return indexed("MPI_Type_create_struct_c", &a, MPI_DATATYPE_NULL, newtype, true);
+}
+
+static int resized(const char *fn, MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent, MPI_Datatype *newtype,
+                   bool large)
+{
     dmpi_dtype_t *old = NULL;
     int err;
     if ((err = check_common(fn, 1, oldtype, newtype, &old)))
         return dmpi_api_error(NULL, fn, err);
-    const MPI_Aint aints[2] = {lb, extent};
-    return build(fn, MPI_COMBINER_RESIZED, 0, NULL, 2, aints, 1, &oldtype, newtype);
+    const MPI_Count p[2] = {lb, extent};
+    return build(fn, MPI_COMBINER_RESIZED, 2, p, 1, &oldtype, large, newtype);
+}
+
+int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype)
+{
+    DMPI_API_ENTER;
+    return resized("MPI_Type_create_resized", oldtype, lb, extent, newtype, false);
+}
+
+int PMPI_Type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent, MPI_Datatype *newtype)
+{
+    DMPI_API_ENTER;
+    return resized("MPI_Type_create_resized_c", oldtype, lb, extent, newtype, true);
 }
 
 int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)

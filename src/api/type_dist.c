@@ -3,9 +3,12 @@
  * core/dtype_subarray.c and core/dtype_darray.c build the types. */
 #include "api/type_api.h"
 #include "core/dtype_dist.h"
+#include <stdlib.h>
 
 DMPI_ALIAS(Type_create_subarray)
 DMPI_ALIAS(Type_create_darray)
+DMPI_ALIAS(Type_create_subarray_c)
+DMPI_ALIAS(Type_create_darray_c)
 
 static int check_ndims(const char *fn, int ndims)
 {
@@ -22,7 +25,7 @@ static int check_order(const char *fn, int order)
 }
 
 /* The whole array, ext bytes per element, must have an extent MPI_Aint can hold. */
-static int check_extent(const char *fn, int ndims, const int dims[], const char *what, MPI_Aint ext)
+static int check_extent(const char *fn, int ndims, const MPI_Count dims[], const char *what, MPI_Aint ext)
 {
     MPI_Aint total = ext < 0 ? -ext : ext;
     for (int i = 0; i < ndims; i++)
@@ -31,27 +34,42 @@ static int check_extent(const char *fn, int ndims, const int dims[], const char 
     return MPI_SUCCESS;
 }
 
-static int check_subarray_dims(const char *fn, int ndims, const int sizes[], const int subsizes[],
-                               const int starts[])
+static int check_subarray_dims(const char *fn, int ndims, const MPI_Count sizes[], const MPI_Count subsizes[],
+                               const MPI_Count starts[])
 {
     for (int i = 0; i < ndims; i++) {
-        if (sizes[i] < 1)
-            return dmpi_err(MPI_ERR_ARG, "%s: array_of_sizes[%d] is %d; sizes must be positive", fn, i, sizes[i]);
-        if (subsizes[i] < 1 || subsizes[i] > sizes[i])
-            return dmpi_err(MPI_ERR_ARG, "%s: array_of_subsizes[%d] is %d; it must be from 1 to the size %d", fn,
-                            i, subsizes[i], sizes[i]);
-        if (starts[i] < 0 || starts[i] > sizes[i] - subsizes[i])
-            return dmpi_err(MPI_ERR_ARG, "%s: array_of_starts[%d] is %d; with subsize %d and size %d it must be "
-                            "from 0 to %d", fn, i, starts[i], subsizes[i], sizes[i], sizes[i] - subsizes[i]);
+        long long n = sizes[i], sub = subsizes[i], at = starts[i];
+        if (n < 1)
+            return dmpi_err(MPI_ERR_ARG, "%s: array_of_sizes[%d] is %lld; sizes must be positive", fn, i, n);
+        if (sub < 1 || sub > n)
+            return dmpi_err(MPI_ERR_ARG, "%s: array_of_subsizes[%d] is %lld; it must be from 1 to the size %lld", fn,
+                            i, sub, n);
+        if (at < 0 || at > n - sub)
+            return dmpi_err(MPI_ERR_ARG, "%s: array_of_starts[%d] is %lld; with subsize %lld and size %lld it must "
+                            "be from 0 to %lld", fn, i, at, sub, n, n - sub);
     }
     return MPI_SUCCESS;
 }
 
-int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int array_of_subsizes[],
-                              const int array_of_starts[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype)
+/* The int form's array as MPI_Count (NULL stays NULL); *oom when out of memory. */
+static MPI_Count *widen(int n, const int *v, bool *oom)
 {
-    DMPI_API_ENTER;
-    const char *fn = "MPI_Type_create_subarray";
+    if (!v)
+        return NULL;
+    MPI_Count *w = malloc((size_t)n * sizeof *w);
+    if (!w) {
+        *oom = true;
+        return NULL;
+    }
+    for (int i = 0; i < n; i++)
+        w[i] = v[i];
+    return w;
+}
+
+static int subarray(const char *fn, int ndims, const MPI_Count array_of_sizes[],
+                    const MPI_Count array_of_subsizes[], const MPI_Count array_of_starts[], int order,
+                    MPI_Datatype oldtype, MPI_Datatype *newtype, bool large)
+{
     dmpi_dtype_t *old, *dt;
     int err;
     if ((err = dmpi_check_init(fn)) || (err = check_ndims(fn, ndims)) ||
@@ -63,19 +81,48 @@ int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int a
         (err = dmpi_check_ptr(fn, newtype, "newtype")) ||
         (err = check_extent(fn, ndims, array_of_sizes, "array_of_sizes", old->extent)))
         return dmpi_api_error(NULL, fn, err);
-    err = dmpi_dtype_subarray(ndims, array_of_sizes, array_of_subsizes, array_of_starts, order, old, &dt);
+    err = dmpi_dtype_subarray(ndims, array_of_sizes, array_of_subsizes, array_of_starts, order, large, old, &dt);
     if (err != MPI_SUCCESS)
         return dmpi_api_error(NULL, fn, err);
     *newtype = dt->handle;
     return MPI_SUCCESS;
 }
 
+int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int array_of_subsizes[],
+                              const int array_of_starts[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    DMPI_API_ENTER;
+    const char *fn = "MPI_Type_create_subarray";
+    int n = ndims > 0 ? ndims : 0, err;
+    bool oom = false;
+    MPI_Count *sizes = widen(n, array_of_sizes, &oom), *subsizes = widen(n, array_of_subsizes, &oom);
+    MPI_Count *starts = widen(n, array_of_starts, &oom);
+    if (oom)
+        err = dmpi_api_error(NULL, fn, dmpi_err(MPI_ERR_NO_MEM, "%s: out of memory", fn));
+    else
+        err = subarray(fn, ndims, sizes, subsizes, starts, order, oldtype, newtype, false);
+    free(sizes);
+    free(subsizes);
+    free(starts);
+    return err;
+}
+
+int PMPI_Type_create_subarray_c(int ndims, const MPI_Count array_of_sizes[], const MPI_Count array_of_subsizes[],
+                                const MPI_Count array_of_starts[], int order, MPI_Datatype oldtype,
+                                MPI_Datatype *newtype)
+{
+    DMPI_API_ENTER;
+    return subarray("MPI_Type_create_subarray_c", ndims, array_of_sizes, array_of_subsizes, array_of_starts, order,
+                    oldtype, newtype, true);
+}
+
 /* One dimension of a darray: a known distribution, a positive darg (or the
  * default), psize 1 when not distributed, blocks that cover gsize. */
-static int check_darray_dim(const char *fn, int i, int gsize, int distrib, int darg, int psize)
+static int check_darray_dim(const char *fn, int i, MPI_Count gsize, int distrib, int darg, int psize)
 {
     if (gsize < 1)
-        return dmpi_err(MPI_ERR_ARG, "%s: array_of_gsizes[%d] is %d; sizes must be positive", fn, i, gsize);
+        return dmpi_err(MPI_ERR_ARG, "%s: array_of_gsizes[%d] is %lld; sizes must be positive", fn, i,
+                        (long long)gsize);
     if (psize < 1)
         return dmpi_err(MPI_ERR_ARG, "%s: array_of_psizes[%d] is %d; grid sizes must be positive", fn, i, psize);
     if (distrib != MPI_DISTRIBUTE_BLOCK && distrib != MPI_DISTRIBUTE_CYCLIC && distrib != MPI_DISTRIBUTE_NONE)
@@ -89,12 +136,12 @@ static int check_darray_dim(const char *fn, int i, int gsize, int distrib, int d
                         "not %d", fn, i, i, psize);
     if (distrib == MPI_DISTRIBUTE_BLOCK && darg != MPI_DISTRIBUTE_DFLT_DARG && (int64_t)darg * psize < gsize)
         return dmpi_err(MPI_ERR_ARG, "%s: dimension %d: %d blocks of array_of_dargs[%d] = %d elements do not "
-                        "cover the %d elements of array_of_gsizes[%d]", fn, i, psize, i, darg, gsize, i);
+                        "cover the %lld elements of array_of_gsizes[%d]", fn, i, psize, i, darg, (long long)gsize, i);
     return MPI_SUCCESS;
 }
 
-static int check_darray(const char *fn, int size, int rank, int ndims, const int gsizes[], const int distribs[],
-                        const int dargs[], const int psizes[])
+static int check_darray(const char *fn, int size, int rank, int ndims, const MPI_Count gsizes[],
+                        const int distribs[], const int dargs[], const int psizes[])
 {
     int err;
     if (size < 1)
@@ -118,12 +165,10 @@ static int check_darray(const char *fn, int size, int rank, int ndims, const int
     return MPI_SUCCESS;
 }
 
-int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[], const int array_of_distribs[],
-                            const int array_of_dargs[], const int array_of_psizes[], int order, MPI_Datatype oldtype,
-                            MPI_Datatype *newtype)
+static int darray(const char *fn, int size, int rank, int ndims, const MPI_Count array_of_gsizes[],
+                  const int array_of_distribs[], const int array_of_dargs[], const int array_of_psizes[], int order,
+                  MPI_Datatype oldtype, MPI_Datatype *newtype, bool large)
 {
-    DMPI_API_ENTER;
-    const char *fn = "MPI_Type_create_darray";
     dmpi_dtype_t *old, *dt;
     int err;
     if ((err = dmpi_check_init(fn)) ||
@@ -134,9 +179,33 @@ int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gs
         (err = check_extent(fn, ndims, array_of_gsizes, "array_of_gsizes", old->extent)))
         return dmpi_api_error(NULL, fn, err);
     err = dmpi_dtype_darray(size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs, array_of_psizes,
-                            order, old, &dt);
+                            order, large, old, &dt);
     if (err != MPI_SUCCESS)
         return dmpi_api_error(NULL, fn, err);
     *newtype = dt->handle;
     return MPI_SUCCESS;
+}
+
+int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[], const int array_of_distribs[],
+                            const int array_of_dargs[], const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                            MPI_Datatype *newtype)
+{
+    DMPI_API_ENTER;
+    const char *fn = "MPI_Type_create_darray";
+    bool oom = false;
+    MPI_Count *gsizes = widen(ndims > 0 ? ndims : 0, array_of_gsizes, &oom);
+    int err = oom ? dmpi_api_error(NULL, fn, dmpi_err(MPI_ERR_NO_MEM, "%s: out of memory", fn))
+                  : darray(fn, size, rank, ndims, gsizes, array_of_distribs, array_of_dargs, array_of_psizes, order,
+                           oldtype, newtype, false);
+    free(gsizes);
+    return err;
+}
+
+int PMPI_Type_create_darray_c(int size, int rank, int ndims, const MPI_Count array_of_gsizes[],
+                              const int array_of_distribs[], const int array_of_dargs[], const int array_of_psizes[],
+                              int order, MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    DMPI_API_ENTER;
+    return darray("MPI_Type_create_darray_c", size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs,
+                  array_of_psizes, order, oldtype, newtype, true);
 }

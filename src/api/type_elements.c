@@ -1,4 +1,4 @@
-/* MPI_Get_elements(_x): the predefined elements a receive delivered,
+/* MPI_Get_elements(_x, _c): the predefined elements a receive delivered,
  * counted through the typemap (core/dtype_walk.c); MPI_UNDEFINED when the
  * bytes end inside a predefined element. */
 #include "api/type_api.h"
@@ -7,6 +7,7 @@
 
 DMPI_ALIAS(Get_elements)
 DMPI_ALIAS(Get_elements_x)
+DMPI_ALIAS(Get_elements_c)
 
 static int count_elements(const char *fn, const MPI_Status *status, MPI_Datatype datatype, const void *count,
                           MPI_Count *n)
@@ -23,26 +24,37 @@ static int count_elements(const char *fn, const MPI_Status *status, MPI_Datatype
     return MPI_SUCCESS;
 }
 
-int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count)
+/* The count, MPI_UNDEFINED when the bytes end inside an element or the
+ * count is more than max. */
+static int get_elements(const char *fn, const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count,
+                        MPI_Count max)
 {
-    DMPI_API_ENTER;
-    const char *fn = "MPI_Get_elements";
-    MPI_Count n;
+    MPI_Count n = 0;
     int err = count_elements(fn, status, datatype, count, &n);
     if (err != MPI_SUCCESS)
         return dmpi_api_error(NULL, fn, err);
-    *count = n < 0 || n > INT_MAX ? MPI_UNDEFINED : (int)n;
+    *count = n < 0 || n > max ? MPI_UNDEFINED : n;
     return MPI_SUCCESS;
+}
+
+int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count)
+{
+    DMPI_API_ENTER;
+    MPI_Count n = 0;
+    int err = get_elements("MPI_Get_elements", status, datatype, count ? &n : NULL, INT_MAX);
+    if (err == MPI_SUCCESS)
+        *count = (int)n;
+    return err;
 }
 
 int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
 {
     DMPI_API_ENTER;
-    const char *fn = "MPI_Get_elements_x";
-    MPI_Count n;
-    int err = count_elements(fn, status, datatype, count, &n);
-    if (err != MPI_SUCCESS)
-        return dmpi_api_error(NULL, fn, err);
-    *count = n < 0 ? MPI_UNDEFINED : n;
-    return MPI_SUCCESS;
+    return get_elements("MPI_Get_elements_x", status, datatype, count, INT64_MAX);
+}
+
+int PMPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
+{
+    DMPI_API_ENTER;
+    return get_elements("MPI_Get_elements_c", status, datatype, count, INT64_MAX);
 }

@@ -106,11 +106,28 @@ typedef struct dmpi_dtype {
 typedef struct dmpi_dtype_contents {
     int combiner;
     int nints, naints, ntypes;
+    MPI_Count nlarge;            /* > 0 only for types made by the _c constructors */
     int *ints;
     MPI_Aint *aints;
+    MPI_Count *large;
     MPI_Datatype *types;
     dmpi_dtype_t *inner;
+    /* What the engine reads (not SUBARRAY, DARRAY): the arguments in the
+     * layout of the _c constructors, whichever form made the type: count,
+     * then block lengths (or one), then displacements or stride, in
+     * elements or bytes as the combiner says; RESIZED: lb, extent. */
+    MPI_Count *p;
 } dmpi_dtype_contents_t;
+
+/* The arguments of a constructor as MPI_Type_get_contents(_c) reports them. */
+typedef struct dmpi_dtype_args {
+    int nints, naints, ntypes;
+    MPI_Count nlarge;
+    const int *ints;
+    const MPI_Aint *aints;
+    const MPI_Count *large;
+    const MPI_Datatype *types;
+} dmpi_dtype_args_t;
 
 /* NULL if not a valid datatype. Predefined types take the inline path. */
 #define DMPI_BUILTIN_TYPES 0x4d
@@ -141,9 +158,14 @@ const char *dmpi_dtype_describe(const dmpi_dtype_t *dt, char *buf, size_t len);
  * api layer; the new type has refcount 1 and is not committed. */
 int dmpi_dtype_create(int combiner, int nints, const int *ints, int naints, const MPI_Aint *aints, int ntypes,
                       const MPI_Datatype *types, dmpi_dtype_t **out);
+/* The one constructor behind dmpi_dtype_create and the int and _c forms of
+ * the api: np arguments p in the layout of the _c constructors
+ * (dmpi_dtype_contents_t.p); large says which form made the type, so which
+ * arrays MPI_Type_get_contents(_c) reports (ints and addresses, or p). */
+int dmpi_dtype_make(int combiner, MPI_Count np, const MPI_Count *p, int ntypes, const MPI_Datatype *types,
+                    bool large, dmpi_dtype_t **out);
 /* Same layout as inner, reported with the given contents (subarray, darray). */
-int dmpi_dtype_create_as(dmpi_dtype_t *inner, int combiner, int nints, const int *ints, int naints,
-                         const MPI_Aint *aints, int ntypes, const MPI_Datatype *types, dmpi_dtype_t **out);
+int dmpi_dtype_create_as(dmpi_dtype_t *inner, int combiner, const dmpi_dtype_args_t *a, dmpi_dtype_t **out);
 void dmpi_dtype_retain(dmpi_dtype_t *dt);
 void dmpi_dtype_release(dmpi_dtype_t *dt);   /* frees a derived type at refcount 0 */
 

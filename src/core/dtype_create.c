@@ -55,6 +55,11 @@ static void append_run(builder_t *b, dmpi_run_t r)
             l->count += r.count;
             return;
         }
+        if (l->len == r.len && l->count == 1 && r.count > 1 && r.off - l->off == r.stride) {
+            l->stride = r.stride;
+            l->count = 1 + r.count;
+            return;
+        }
     }
     if (b->n == b->cap) {
         int cap = b->cap ? 2 * b->cap : 8;
@@ -117,44 +122,61 @@ static void add_block(builder_t *b, MPI_Aint disp, size_t bl, const dmpi_dtype_t
         }
 }
 
-/* Walks the blocks of a combiner's arguments into the builder. */
-static void add_blocks(builder_t *b, int combiner, const int *ints, const MPI_Aint *aints,
-                       dmpi_dtype_t *const *types)
+/* n blocks of bl copies of t, block i at i * stride bytes. A contiguous t
+ * makes them one strided run: the first and last block give the bounds,
+ * the ones between are counted at once (a vector of 2^32 blocks costs what
+ * a vector of 3 does). */
+static void add_strided(builder_t *b, MPI_Count n, MPI_Aint stride, size_t bl, const dmpi_dtype_t *t)
+{
+    if (n <= 3 || bl == 0 || t->size == 0 || !t->contig || (MPI_Aint)t->size != t->extent) {
+        for (MPI_Count i = 0; i < n && !b->oom; i++)
+            add_block(b, (MPI_Aint)i * stride, bl, t);
+        return;
+    }
+    add_block(b, 0, bl, t);
+    size_t mid = (size_t)n - 2;
+    append_run(b, (dmpi_run_t){stride + t->true_lb, stride, bl * t->size, mid, 0});
+    b->size += mid * bl * t->size;
+    b->nbasic += mid * bl * t->nbasic;
+    add_block(b, (MPI_Aint)(n - 1) * stride, bl, t);
+}
+
+/* Walks the blocks of a combiner's arguments (p, see dmpi_dtype_contents_t) into the builder. */
+static void add_blocks(builder_t *b, int combiner, const MPI_Count *p, dmpi_dtype_t *const *types)
 {
     const dmpi_dtype_t *t = types[0];
     MPI_Aint ext = t->extent;
-    int count = ints ? ints[0] : 0;
+    MPI_Count count = combiner == MPI_COMBINER_RESIZED || combiner == MPI_COMBINER_DUP ? 1 : p[0];
+    const MPI_Count *bls = p + 1, *disps = p + 1 + count;
     switch (combiner) {
     case MPI_COMBINER_CONTIGUOUS:
         add_block(b, 0, (size_t)count, t);
         break;
     case MPI_COMBINER_VECTOR:
-        for (int i = 0; i < count && !b->oom; i++)
-            add_block(b, (MPI_Aint)i * ints[2] * ext, (size_t)ints[1], t);
+        add_strided(b, count, (MPI_Aint)p[2] * ext, (size_t)p[1], t);
         break;
     case MPI_COMBINER_HVECTOR:
-        for (int i = 0; i < count && !b->oom; i++)
-            add_block(b, (MPI_Aint)i * aints[0], (size_t)ints[1], t);
+        add_strided(b, count, (MPI_Aint)p[2], (size_t)p[1], t);
         break;
     case MPI_COMBINER_INDEXED:
-        for (int i = 0; i < count && !b->oom; i++)
-            add_block(b, (MPI_Aint)ints[1 + count + i] * ext, (size_t)ints[1 + i], t);
+        for (MPI_Count i = 0; i < count && !b->oom; i++)
+            add_block(b, (MPI_Aint)disps[i] * ext, (size_t)bls[i], t);
         break;
     case MPI_COMBINER_HINDEXED:
-        for (int i = 0; i < count && !b->oom; i++)
-            add_block(b, aints[i], (size_t)ints[1 + i], t);
+        for (MPI_Count i = 0; i < count && !b->oom; i++)
+            add_block(b, (MPI_Aint)disps[i], (size_t)bls[i], t);
         break;
     case MPI_COMBINER_INDEXED_BLOCK:
-        for (int i = 0; i < count && !b->oom; i++)
-            add_block(b, (MPI_Aint)ints[2 + i] * ext, (size_t)ints[1], t);
+        for (MPI_Count i = 0; i < count && !b->oom; i++)
+            add_block(b, (MPI_Aint)p[2 + i] * ext, (size_t)p[1], t);
         break;
     case MPI_COMBINER_HINDEXED_BLOCK:
-        for (int i = 0; i < count && !b->oom; i++)
-            add_block(b, aints[i], (size_t)ints[1], t);
+        for (MPI_Count i = 0; i < count && !b->oom; i++)
+            add_block(b, (MPI_Aint)p[2 + i], (size_t)p[1], t);
         break;
     case MPI_COMBINER_STRUCT:
-        for (int i = 0; i < count && !b->oom; i++)
-            add_block(b, aints[i], (size_t)ints[1 + i], types[i]);
+        for (MPI_Count i = 0; i < count && !b->oom; i++)
+            add_block(b, (MPI_Aint)disps[i], (size_t)bls[i], types[i]);
         break;
     default:                       /* DUP and RESIZED: the child's layout */
         add_block(b, 0, 1, t);
@@ -162,7 +184,7 @@ static void add_blocks(builder_t *b, int combiner, const int *ints, const MPI_Ai
     }
 }
 
-static void finish_layout(dmpi_dtype_t *dt, builder_t *b, int combiner, const MPI_Aint *aints,
+static void finish_layout(dmpi_dtype_t *dt, builder_t *b, int combiner, const MPI_Count *p,
                           const dmpi_dtype_t *child)
 {
     dt->runs = b->runs;
@@ -180,8 +202,8 @@ static void finish_layout(dmpi_dtype_t *dt, builder_t *b, int combiner, const MP
         ub = lb + (ext + a - 1) / a * a;   /* pad as the C compiler pads a struct */
     }
     if (combiner == MPI_COMBINER_RESIZED) {
-        lb = aints[0];
-        ub = aints[0] + aints[1];
+        lb = (MPI_Aint)p[0];
+        ub = (MPI_Aint)(p[0] + p[1]);
         dt->bounds_set = true;
     } else if (combiner == MPI_COMBINER_DUP) {
         lb = child->lb;
@@ -197,42 +219,54 @@ static void finish_layout(dmpi_dtype_t *dt, builder_t *b, int combiner, const MP
     dt->contig = dt->size == 0 || (dt->nruns == 1 && dt->runs[0].count == 1 && dt->extent == (MPI_Aint)dt->size);
 }
 
-static dmpi_dtype_contents_t *save_contents(int combiner, int nints, const int *ints, int naints,
-                                            const MPI_Aint *aints, int ntypes, const MPI_Datatype *types)
+static void free_contents(dmpi_dtype_contents_t *c)
+{
+    if (!c)
+        return;
+    free(c->ints);
+    free(c->aints);
+    free(c->large);
+    free(c->types);
+    free(c->p);
+    free(c);
+}
+
+/* A copy of n elements of size sz (a block even for n == 0); false when out of memory. */
+static bool copy_array(void *dst, const void *src, MPI_Count n, size_t sz)
+{
+    void *a = malloc((size_t)(n ? n : 1) * sz);
+    if (a && n)
+        memcpy(a, src, (size_t)n * sz);
+    *(void **)dst = a;
+    return a != NULL;
+}
+
+static dmpi_dtype_contents_t *save_contents(int combiner, const dmpi_dtype_args_t *a)
 {
     dmpi_dtype_contents_t *c = calloc(1, sizeof *c);
     if (!c)
         return NULL;
-    *c = (dmpi_dtype_contents_t){.combiner = combiner, .nints = nints, .naints = naints, .ntypes = ntypes};
-    c->ints = malloc((size_t)(nints ? nints : 1) * sizeof(int));
-    c->aints = malloc((size_t)(naints ? naints : 1) * sizeof(MPI_Aint));
-    c->types = malloc((size_t)(ntypes ? ntypes : 1) * sizeof(MPI_Datatype));
-    if (!c->ints || !c->aints || !c->types) {
-        free(c->ints);
-        free(c->aints);
-        free(c->types);
-        free(c);
+    *c = (dmpi_dtype_contents_t){.combiner = combiner, .nints = a->nints, .naints = a->naints,
+                                 .nlarge = a->nlarge, .ntypes = a->ntypes};
+    if (!copy_array(&c->ints, a->ints, a->nints, sizeof(int)) ||
+        !copy_array(&c->aints, a->aints, a->naints, sizeof(MPI_Aint)) ||
+        !copy_array(&c->large, a->large, a->nlarge, sizeof(MPI_Count)) ||
+        !copy_array(&c->types, a->types, a->ntypes, sizeof(MPI_Datatype))) {
+        free_contents(c);
         return NULL;
     }
-    if (nints)
-        memcpy(c->ints, ints, (size_t)nints * sizeof(int));
-    if (naints)
-        memcpy(c->aints, aints, (size_t)naints * sizeof(MPI_Aint));
-    if (ntypes)
-        memcpy(c->types, types, (size_t)ntypes * sizeof(MPI_Datatype));
-    for (int i = 0; i < ntypes; i++)
-        dmpi_dtype_retain(dmpi_dtype_get(types[i]));
+    for (int i = 0; i < a->ntypes; i++)
+        dmpi_dtype_retain(dmpi_dtype_get(a->types[i]));
     return c;
 }
 
-static dmpi_dtype_t *new_type(int combiner, int nints, const int *ints, int naints, const MPI_Aint *aints,
-                              int ntypes, const MPI_Datatype *types)
+static dmpi_dtype_t *new_type(int combiner, const dmpi_dtype_args_t *a, MPI_Count np, const MPI_Count *p)
 {
     dmpi_dtype_t *dt = calloc(1, sizeof *dt);
     if (!dt)
         return NULL;
     dt->refcount = 1;
-    if (!(dt->contents = save_contents(combiner, nints, ints, naints, aints, ntypes, types)) ||
+    if (!(dt->contents = save_contents(combiner, a)) || !copy_array(&dt->contents->p, p, np, sizeof *p) ||
         !dmpi_dtype_register(dt)) {
         dmpi_dtype_destroy(dt);
         return NULL;
@@ -240,25 +274,73 @@ static dmpi_dtype_t *new_type(int combiner, int nints, const int *ints, int nain
     return dt;
 }
 
-int dmpi_dtype_create(int combiner, int nints, const int *ints, int naints, const MPI_Aint *aints, int ntypes,
-                      const MPI_Datatype *types, dmpi_dtype_t **out)
+/* How many of a combiner's arguments the int forms take as ints (the
+ * rest are MPI_Aint): count and block lengths, and the displacements of
+ * the element-strided combiners. */
+static MPI_Count int_args(int combiner, MPI_Count np, const MPI_Count *p)
+{
+    switch (combiner) {
+    case MPI_COMBINER_HVECTOR:
+    case MPI_COMBINER_HINDEXED_BLOCK:
+        return 2;
+    case MPI_COMBINER_HINDEXED:
+    case MPI_COMBINER_STRUCT:
+        return 1 + p[0];
+    case MPI_COMBINER_RESIZED:
+        return 0;
+    default:
+        return np;
+    }
+}
+
+int dmpi_dtype_make(int combiner, MPI_Count np, const MPI_Count *p, int ntypes, const MPI_Datatype *types,
+                    bool large, dmpi_dtype_t **out)
 {
     dmpi_dtype_t *stack_children[8] = {NULL}, **children = stack_children;
+    dmpi_dtype_args_t a = {.ntypes = ntypes, .types = types};
+    int *ints = NULL;
+    MPI_Aint *aints = NULL;
+    if (large) {
+        a.nlarge = np;
+        a.large = p;
+    } else {                       /* the int form: its ints, then its addresses */
+        MPI_Count ni = int_args(combiner, np, p);
+        a.nints = (int)ni;
+        a.naints = (int)(np - ni);
+        ints = malloc((size_t)(ni ? ni : 1) * sizeof *ints);
+        aints = malloc((size_t)(np - ni ? np - ni : 1) * sizeof *aints);
+        if (!ints || !aints) {
+            free(ints);
+            free(aints);
+            return dmpi_err(MPI_ERR_NO_MEM, "out of memory for a datatype");
+        }
+        for (MPI_Count i = 0; i < np; i++) {
+            if (i < ni)
+                ints[i] = (int)p[i];
+            else
+                aints[i - ni] = (MPI_Aint)p[i];
+        }
+        a.ints = ints;
+        a.aints = aints;
+    }
+    int err = MPI_SUCCESS;
     if (ntypes > 8 && !(children = malloc((size_t)ntypes * sizeof *children)))
-        return dmpi_err(MPI_ERR_NO_MEM, "out of memory for a datatype");
-    for (int i = 0; i < ntypes; i++)
+        err = dmpi_err(MPI_ERR_NO_MEM, "out of memory for a datatype");
+    for (int i = 0; err == MPI_SUCCESS && i < ntypes; i++)
         children[i] = dmpi_dtype_get(types[i]);
     builder_t b = {.basic = MPI_DATATYPE_NULL};
-    if (ntypes > 0)
-        add_blocks(&b, combiner, nints ? ints : NULL, aints, children);
-    dmpi_dtype_t *dt = b.oom ? NULL : new_type(combiner, nints, ints, naints, aints, ntypes, types);
+    if (err == MPI_SUCCESS && ntypes > 0)
+        add_blocks(&b, combiner, p, children);
+    dmpi_dtype_t *dt = err || b.oom ? NULL : new_type(combiner, &a, np, p);
+    free(ints);
+    free(aints);
     if (!dt) {
         free(b.runs);
         if (children != stack_children)
             free(children);
-        return dmpi_err(MPI_ERR_NO_MEM, "out of memory for a datatype");
+        return err ? err : dmpi_err(MPI_ERR_NO_MEM, "out of memory for a datatype");
     }
-    finish_layout(dt, &b, combiner, aints, children[0]);
+    finish_layout(dt, &b, combiner, p, children[0]);
     if (combiner == MPI_COMBINER_DUP || combiner == MPI_COMBINER_RESIZED)
         dt->contents->inner = children[0];
     if (combiner == MPI_COMBINER_DUP && children[0]->committed)
@@ -269,15 +351,31 @@ int dmpi_dtype_create(int combiner, int nints, const int *ints, int naints, cons
     return MPI_SUCCESS;
 }
 
-int dmpi_dtype_create_as(dmpi_dtype_t *inner, int combiner, int nints, const int *ints, int naints,
-                         const MPI_Aint *aints, int ntypes, const MPI_Datatype *types, dmpi_dtype_t **out)
+int dmpi_dtype_create(int combiner, int nints, const int *ints, int naints, const MPI_Aint *aints, int ntypes,
+                      const MPI_Datatype *types, dmpi_dtype_t **out)
+{
+    MPI_Count stack[8], *p = stack;
+    int np = nints + naints;
+    if (np > 8 && !(p = malloc((size_t)np * sizeof *p)))
+        return dmpi_err(MPI_ERR_NO_MEM, "out of memory for a datatype");
+    for (int i = 0; i < nints; i++)
+        p[i] = ints[i];
+    for (int i = 0; i < naints; i++)
+        p[nints + i] = aints[i];
+    int err = dmpi_dtype_make(combiner, np, p, ntypes, types, false, out);
+    if (p != stack)
+        free(p);
+    return err;
+}
+
+int dmpi_dtype_create_as(dmpi_dtype_t *inner, int combiner, const dmpi_dtype_args_t *a, dmpi_dtype_t **out)
 {
     MPI_Datatype ih = inner->handle;
     dmpi_dtype_t *dt;
     int err = dmpi_dtype_create(MPI_COMBINER_DUP, 0, NULL, 0, NULL, 1, &ih, &dt);
     if (err != MPI_SUCCESS)
         return err;
-    dmpi_dtype_contents_t *c = save_contents(combiner, nints, ints, naints, aints, ntypes, types);
+    dmpi_dtype_contents_t *c = save_contents(combiner, a);
     if (!c) {
         dmpi_dtype_release(dt);
         return dmpi_err(MPI_ERR_NO_MEM, "out of memory for a datatype");
@@ -289,10 +387,7 @@ int dmpi_dtype_create_as(dmpi_dtype_t *inner, int combiner, int nints, const int
     dt->committed = false;
     for (int i = 0; i < dup->ntypes; i++)
         dmpi_dtype_release(dmpi_dtype_get(dup->types[i]));
-    free(dup->ints);
-    free(dup->aints);
-    free(dup->types);
-    free(dup);
+    free_contents(dup);
     *out = dt;
     return MPI_SUCCESS;
 }
@@ -305,13 +400,7 @@ void dmpi_dtype_retain(dmpi_dtype_t *dt)
 
 void dmpi_dtype_destroy(dmpi_dtype_t *dt)
 {
-    dmpi_dtype_contents_t *c = dt->contents;
-    if (c) {
-        free(c->ints);
-        free(c->aints);
-        free(c->types);
-        free(c);
-    }
+    free_contents(dt->contents);
     while (dt->attrs) {
         dmpi_attr_t *a = dt->attrs;
         dt->attrs = a->next;

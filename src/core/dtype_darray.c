@@ -38,42 +38,40 @@ static int cyclic_level(dmpi_dtype_t *t, int64_t gsize, int64_t psize, int64_t d
     if (full > 0) {
         /* with two or more full blocks darg*psize < gsize, so the stride cannot overflow */
         MPI_Aint stride = full > 1 ? (MPI_Aint)(darg * psize) * ext : 0;
-        int ints[2] = {(int)full, (int)darg};
-        err = dmpi_dtype_create(MPI_COMBINER_HVECTOR, 2, ints, 1, &stride, 1, &th, &blocks);
+        const MPI_Count a[3] = {full, darg, stride};
+        err = dmpi_dtype_make(MPI_COMBINER_HVECTOR, 3, a, 1, &th, true, &blocks);
     }
     if (err == MPI_SUCCESS) {
         if (full > 0 && last_len < darg) {
             /* the full blocks, then the short one */
-            int ints[3] = {2, 1, (int)last_len};
-            MPI_Aint displs[2] = {(MPI_Aint)(r * darg) * ext, (MPI_Aint)(last * darg) * ext};
+            const MPI_Count a[5] = {2, 1, last_len, (MPI_Aint)(r * darg) * ext, (MPI_Aint)(last * darg) * ext};
             MPI_Datatype types[2] = {blocks->handle, th};
-            err = dmpi_dtype_create(MPI_COMBINER_STRUCT, 3, ints, 2, displs, 2, types, &placed);
+            err = dmpi_dtype_make(MPI_COMBINER_STRUCT, 5, a, 2, types, true, &placed);
         } else if (full > 0) {
-            int ints[2] = {1, 1};
-            MPI_Aint displ = (MPI_Aint)(r * darg) * ext;
+            const MPI_Count a[3] = {1, 1, (MPI_Aint)(r * darg) * ext};
             MPI_Datatype bh = blocks->handle;
-            err = dmpi_dtype_create(MPI_COMBINER_HINDEXED_BLOCK, 2, ints, 1, &displ, 1, &bh, &placed);
+            err = dmpi_dtype_make(MPI_COMBINER_HINDEXED_BLOCK, 3, a, 1, &bh, true, &placed);
         } else if (mine) {           /* only a short block */
-            int ints[2] = {1, (int)last_len};
-            MPI_Aint displ = (MPI_Aint)(last * darg) * ext;
-            err = dmpi_dtype_create(MPI_COMBINER_HINDEXED_BLOCK, 2, ints, 1, &displ, 1, &th, &placed);
+            const MPI_Count a[3] = {1, last_len, (MPI_Aint)(last * darg) * ext};
+            err = dmpi_dtype_make(MPI_COMBINER_HINDEXED_BLOCK, 3, a, 1, &th, true, &placed);
         } else {                     /* nothing of this dimension is mine */
-            int zero = 0;
-            err = dmpi_dtype_create(MPI_COMBINER_CONTIGUOUS, 1, &zero, 0, NULL, 1, &th, &placed);
+            const MPI_Count zero = 0;
+            err = dmpi_dtype_make(MPI_COMBINER_CONTIGUOUS, 1, &zero, 1, &th, true, &placed);
         }
     }
     drop(blocks, NULL);
     if (err != MPI_SUCCESS)
         return err;
-    MPI_Aint bounds[2] = {0, (MPI_Aint)gsize * ext};
+    const MPI_Count bounds[2] = {0, (MPI_Aint)gsize * ext};
     MPI_Datatype ph = placed->handle;
-    err = dmpi_dtype_create(MPI_COMBINER_RESIZED, 0, NULL, 2, bounds, 1, &ph, out);
+    err = dmpi_dtype_make(MPI_COMBINER_RESIZED, 2, bounds, 1, &ph, true, out);
     drop(placed, NULL);
     return err;
 }
 
-int dmpi_dtype_darray(int size, int rank, int ndims, const int gsizes[], const int distribs[], const int dargs[],
-                      const int psizes[], int order, dmpi_dtype_t *oldtype, dmpi_dtype_t **out)
+int dmpi_dtype_darray(int size, int rank, int ndims, const MPI_Count gsizes[], const int distribs[],
+                      const int dargs[], const int psizes[], int order, bool large, dmpi_dtype_t *oldtype,
+                      dmpi_dtype_t **out)
 {
     int n = 4 * ndims + 4;
     int *ints = malloc((size_t)n * sizeof *ints);
@@ -108,19 +106,22 @@ int dmpi_dtype_darray(int size, int rank, int ndims, const int gsizes[], const i
         free(ints);
         return err;
     }
-    /* contents: size, rank, ndims, gsizes[], distribs[], dargs[], psizes[], order; types {oldtype} */
-    ints[0] = size;
-    ints[1] = rank;
-    ints[2] = ndims;
-    for (int i = 0; i < ndims; i++) {
-        ints[3 + i] = gsizes[i];
-        ints[3 + ndims + i] = distribs[i];
-        ints[3 + 2 * ndims + i] = dargs[i];
-        ints[3 + 3 * ndims + i] = psizes[i];
-    }
-    ints[n - 1] = order;
+    /* contents: size, rank, ndims, gsizes[], distribs[], dargs[], psizes[], order; types {oldtype};
+     * the _c form reports gsizes[] as its large counts and the rest as ints */
+    int g = large ? 0 : ndims, k = 0;
+    ints[k++] = size;
+    ints[k++] = rank;
+    ints[k++] = ndims;
+    for (int i = 0; i < g; i++)
+        ints[k++] = (int)gsizes[i];
+    for (int j = 0; j < 3; j++)
+        for (int i = 0; i < ndims; i++)
+            ints[k++] = (j == 0 ? distribs : j == 1 ? dargs : psizes)[i];
+    ints[k++] = order;
     MPI_Datatype old = oldtype->handle;
-    err = dmpi_dtype_create_as(t, MPI_COMBINER_DARRAY, n, ints, 0, NULL, 1, &old, out);
+    dmpi_dtype_args_t a = {.nints = k, .ntypes = 1, .nlarge = large ? ndims : 0, .ints = ints,
+                           .large = large ? gsizes : NULL, .types = &old};
+    err = dmpi_dtype_create_as(t, MPI_COMBINER_DARRAY, &a, out);
     free(ints);
     drop(t, oldtype);
     return err;

@@ -10,9 +10,12 @@
 
 #include "core/dmpi.h"
 
-int dmpi_dtype_subarray(int ndims, const int sizes[], const int subsizes[], const int starts[], int order,
-                        dmpi_dtype_t *oldtype, dmpi_dtype_t **out);
-int dmpi_dtype_darray(int size, int rank, int ndims, const int gsizes[], const int distribs[], const int dargs[],
-                      const int psizes[], int order, dmpi_dtype_t *oldtype, dmpi_dtype_t **out);
+/* large: made by the _c form, whose contents report the MPI_Count arrays
+ * as large counts (the int form's are reported as ints). */
+int dmpi_dtype_subarray(int ndims, const MPI_Count sizes[], const MPI_Count subsizes[], const MPI_Count starts[],
+                        int order, bool large, dmpi_dtype_t *oldtype, dmpi_dtype_t **out);
+int dmpi_dtype_darray(int size, int rank, int ndims, const MPI_Count gsizes[], const int distribs[],
+                      const int dargs[], const int psizes[], int order, bool large, dmpi_dtype_t *oldtype,
+                      dmpi_dtype_t **out);
 
 #endif

@@ -42,13 +42,16 @@ int dmpi_dtype_free(dmpi_dtype_t *dt)
     return MPI_SUCCESS;
 }
 
-void dmpi_dtype_get_contents(const dmpi_dtype_t *dt, int *ints, MPI_Aint *aints, MPI_Datatype *types)
+void dmpi_dtype_get_contents(const dmpi_dtype_t *dt, int *ints, MPI_Aint *aints, MPI_Count *large,
+                             MPI_Datatype *types)
 {
     const dmpi_dtype_contents_t *c = dt->contents;
     if (c->nints)
         memcpy(ints, c->ints, (size_t)c->nints * sizeof *ints);
     if (c->naints)
         memcpy(aints, c->aints, (size_t)c->naints * sizeof *aints);
+    if (c->nlarge)
+        memcpy(large, c->large, (size_t)c->nlarge * sizeof *large);
     for (int i = 0; i < c->ntypes; i++) {
         types[i] = c->types[i];
         dmpi_dtype_retain(dmpi_dtype_get(types[i]));   /* no-op for predefined types */

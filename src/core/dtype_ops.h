@@ -12,7 +12,8 @@ int dmpi_dtype_dup(dmpi_dtype_t *dt, dmpi_dtype_t **out);
 int dmpi_dtype_free(dmpi_dtype_t *dt);
 /* MPI_Type_get_contents of a derived type into arrays large enough; the
  * derived types among the returned ones get a reference each. */
-void dmpi_dtype_get_contents(const dmpi_dtype_t *dt, int *ints, MPI_Aint *aints, MPI_Datatype *types);
+void dmpi_dtype_get_contents(const dmpi_dtype_t *dt, int *ints, MPI_Aint *aints, MPI_Count *large,
+                             MPI_Datatype *types);
 /* MPI_Type_match_size: the C predefined type of that class and size, or
  * MPI_DATATYPE_NULL. */
 MPI_Datatype dmpi_dtype_match_size(int typeclass, int size);

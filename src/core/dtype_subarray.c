@@ -23,8 +23,8 @@ static int step(int err, dmpi_dtype_t **t, bool owned, dmpi_dtype_t *made)
     return err;
 }
 
-int dmpi_dtype_subarray(int ndims, const int sizes[], const int subsizes[], const int starts[], int order,
-                        dmpi_dtype_t *oldtype, dmpi_dtype_t **out)
+int dmpi_dtype_subarray(int ndims, const MPI_Count sizes[], const MPI_Count subsizes[], const MPI_Count starts[],
+                        int order, bool large, dmpi_dtype_t *oldtype, dmpi_dtype_t **out)
 {
     dmpi_dtype_t *t = oldtype, *made = NULL;
     MPI_Aint row = oldtype->extent;      /* bytes between neighbours in dimension k */
@@ -34,10 +34,10 @@ int dmpi_dtype_subarray(int ndims, const int sizes[], const int subsizes[], cons
         int d = dim_from_fastest(ndims, order, k);
         MPI_Datatype h = t->handle;
         if (k == 0) {
-            err = dmpi_dtype_create(MPI_COMBINER_CONTIGUOUS, 1, &subsizes[d], 0, NULL, 1, &h, &made);
+            err = dmpi_dtype_make(MPI_COMBINER_CONTIGUOUS, 1, &subsizes[d], 1, &h, true, &made);
         } else {
-            int ints[2] = {subsizes[d], 1};
-            err = dmpi_dtype_create(MPI_COMBINER_HVECTOR, 2, ints, 1, &row, 1, &h, &made);
+            const MPI_Count a[3] = {subsizes[d], 1, row};
+            err = dmpi_dtype_make(MPI_COMBINER_HVECTOR, 3, a, 1, &h, true, &made);
         }
         err = step(err, &t, k > 0, made);
         disp += (MPI_Aint)starts[d] * row;
@@ -47,35 +47,45 @@ int dmpi_dtype_subarray(int ndims, const int sizes[], const int subsizes[], cons
         return err;
     /* row is now the extent of the whole array */
     MPI_Datatype h = t->handle;
-    int place[2] = {1, 1};
-    err = dmpi_dtype_create(MPI_COMBINER_HINDEXED_BLOCK, 2, place, 1, &disp, 1, &h, &made);
+    const MPI_Count place[3] = {1, 1, disp};
+    err = dmpi_dtype_make(MPI_COMBINER_HINDEXED_BLOCK, 3, place, 1, &h, true, &made);
     err = step(err, &t, true, made);
     if (err != MPI_SUCCESS)
         return err;
     h = t->handle;
-    MPI_Aint bounds[2] = {0, row};
-    err = dmpi_dtype_create(MPI_COMBINER_RESIZED, 0, NULL, 2, bounds, 1, &h, &made);
+    const MPI_Count bounds[2] = {0, row};
+    err = dmpi_dtype_make(MPI_COMBINER_RESIZED, 2, bounds, 1, &h, true, &made);
     err = step(err, &t, true, made);
     if (err != MPI_SUCCESS)
         return err;
 
-    /* contents: ndims, sizes[], subsizes[], starts[], order; types {oldtype} */
-    int n = 3 * ndims + 2;
+    /* contents: ndims, sizes[], subsizes[], starts[], order; types {oldtype}; the _c form
+     * reports ndims and order as ints and the three arrays as large counts */
+    int n = large ? 2 : 3 * ndims + 2;
     int *ints = malloc((size_t)n * sizeof *ints);
-    if (!ints) {
+    MPI_Count *lc = large ? malloc((size_t)ndims * 3 * sizeof *lc) : NULL;
+    if (!ints || (large && !lc)) {
+        free(ints);
+        free(lc);
         dmpi_dtype_release(t);
         return dmpi_err(MPI_ERR_NO_MEM, "MPI_Type_create_subarray: out of memory");
     }
     ints[0] = ndims;
-    for (int i = 0; i < ndims; i++) {
-        ints[1 + i] = sizes[i];
-        ints[1 + ndims + i] = subsizes[i];
-        ints[1 + 2 * ndims + i] = starts[i];
-    }
+    for (int i = 0; i < ndims; i++)
+        for (int j = 0; j < 3; j++) {
+            MPI_Count v = (j == 0 ? sizes : j == 1 ? subsizes : starts)[i];
+            if (large)
+                lc[j * ndims + i] = v;
+            else
+                ints[1 + j * ndims + i] = (int)v;
+        }
     ints[n - 1] = order;
     MPI_Datatype old = oldtype->handle;
-    err = dmpi_dtype_create_as(t, MPI_COMBINER_SUBARRAY, n, ints, 0, NULL, 1, &old, out);
+    dmpi_dtype_args_t a = {.nints = n, .ntypes = 1, .nlarge = large ? 3 * ndims : 0, .ints = ints, .large = lc,
+                           .types = &old};
+    err = dmpi_dtype_create_as(t, MPI_COMBINER_SUBARRAY, &a, out);
     free(ints);
+    free(lc);
     dmpi_dtype_release(t);      /* the new type holds its own reference */
     return err;
 }

@@ -6,7 +6,7 @@
 #include "core/dtype_internal.h"
 
 /* Number of blocks of a combiner (DUP and friends have one, of inner). */
-static int nblocks(const dmpi_dtype_contents_t *c)
+static MPI_Count nblocks(const dmpi_dtype_contents_t *c)
 {
     switch (c->combiner) {
     case MPI_COMBINER_CONTIGUOUS:
@@ -16,27 +16,27 @@ static int nblocks(const dmpi_dtype_contents_t *c)
     case MPI_COMBINER_DARRAY:
         return 1;
     default:
-        return c->ints[0];
+        return c->p[0];
     }
 }
 
-/* Block i: bl copies of *child, the first at *disp. */
-static void block_at(const dmpi_dtype_contents_t *c, int i, MPI_Aint *disp, size_t *bl, dmpi_dtype_t **child)
+/* Block i: bl copies of *child, the first at *disp (c->p: see core/dmpi.h). */
+static void block_at(const dmpi_dtype_contents_t *c, MPI_Count i, MPI_Aint *disp, size_t *bl, dmpi_dtype_t **child)
 {
-    const int *v = c->ints;
+    const MPI_Count *v = c->p;
     *child = c->inner ? c->inner : dmpi_dtype_get(c->types[c->combiner == MPI_COMBINER_STRUCT ? i : 0]);
     MPI_Aint ext = (*child)->extent;
     *disp = 0;
     *bl = 1;
     switch (c->combiner) {
     case MPI_COMBINER_CONTIGUOUS: *bl = (size_t)v[0]; break;
-    case MPI_COMBINER_VECTOR: *disp = (MPI_Aint)i * v[2] * ext; *bl = (size_t)v[1]; break;
-    case MPI_COMBINER_HVECTOR: *disp = (MPI_Aint)i * c->aints[0]; *bl = (size_t)v[1]; break;
+    case MPI_COMBINER_VECTOR: *disp = (MPI_Aint)(i * v[2]) * ext; *bl = (size_t)v[1]; break;
+    case MPI_COMBINER_HVECTOR: *disp = (MPI_Aint)(i * v[2]); *bl = (size_t)v[1]; break;
     case MPI_COMBINER_INDEXED: *disp = (MPI_Aint)v[1 + v[0] + i] * ext; *bl = (size_t)v[1 + i]; break;
-    case MPI_COMBINER_HINDEXED: *disp = c->aints[i]; *bl = (size_t)v[1 + i]; break;
+    case MPI_COMBINER_HINDEXED: *disp = (MPI_Aint)v[1 + v[0] + i]; *bl = (size_t)v[1 + i]; break;
     case MPI_COMBINER_INDEXED_BLOCK: *disp = (MPI_Aint)v[2 + i] * ext; *bl = (size_t)v[1]; break;
-    case MPI_COMBINER_HINDEXED_BLOCK: *disp = c->aints[i]; *bl = (size_t)v[1]; break;
-    case MPI_COMBINER_STRUCT: *disp = c->aints[i]; *bl = (size_t)v[1 + i]; break;
+    case MPI_COMBINER_HINDEXED_BLOCK: *disp = (MPI_Aint)v[2 + i]; *bl = (size_t)v[1]; break;
+    case MPI_COMBINER_STRUCT: *disp = (MPI_Aint)v[1 + v[0] + i]; *bl = (size_t)v[1 + i]; break;
     default: break;
     }
 }
@@ -58,20 +58,18 @@ static MPI_Count partial(const dmpi_dtype_t *dt, size_t rem)
         return dt->nbasic == 2 && rem == value ? 1 : -1;
     }
     const dmpi_dtype_contents_t *c = dt->contents;
-    MPI_Count total = 0;
-    int n = nblocks(c);
+    MPI_Count total = 0, n = nblocks(c), first = 0;
     MPI_Aint disp;
     size_t bl;
     dmpi_dtype_t *child;
-    int first = 0;
     if (uniform(c) && n > 1) {     /* skip whole blocks at once */
         block_at(c, 0, &disp, &bl, &child);
         size_t bytes = bl * child->size;
-        first = (int)(rem / bytes);
+        first = (MPI_Count)(rem / bytes);
         total = (MPI_Count)first * (MPI_Count)(bl * child->nbasic);
         rem -= (size_t)first * bytes;
     }
-    for (int i = first; i < n && rem > 0; i++) {
+    for (MPI_Count i = first; i < n && rem > 0; i++) {
         block_at(c, i, &disp, &bl, &child);
         if (child->size == 0)
             continue;
@@ -111,7 +109,7 @@ static size_t partial_bytes(const dmpi_dtype_t *dt, MPI_Count k)
         return dmpi_dtype_pair_value(dt) != MPI_DATATYPE_NULL ? dt->size - sizeof(int) : dt->size / 2;
     const dmpi_dtype_contents_t *c = dt->contents;
     size_t bytes = 0;
-    int n = nblocks(c), first = 0;
+    MPI_Count n = nblocks(c), first = 0;
     MPI_Aint disp;
     size_t bl;
     dmpi_dtype_t *child;
@@ -119,12 +117,12 @@ static size_t partial_bytes(const dmpi_dtype_t *dt, MPI_Count k)
         block_at(c, 0, &disp, &bl, &child);
         MPI_Count per = (MPI_Count)(bl * child->nbasic);
         if (per > 0) {
-            first = (int)(k / per);
+            first = k / per;
             bytes = (size_t)first * bl * child->size;
             k -= (MPI_Count)first * per;
         }
     }
-    for (int i = first; i < n && k > 0; i++) {
+    for (MPI_Count i = first; i < n && k > 0; i++) {
         block_at(c, i, &disp, &bl, &child);
         if (child->nbasic == 0)
             continue;
@@ -164,8 +162,9 @@ static int walk_one(const dmpi_dtype_t *dt, MPI_Aint at, dmpi_dtype_visit_fn *fn
     if (!dt->contents)
         return dt->size ? fn(ctx, (dmpi_dtype_t *)dt, at, 1) : 0;
     const dmpi_dtype_contents_t *c = dt->contents;
-    int n = nblocks(c), err;
-    for (int i = 0; i < n; i++) {
+    MPI_Count n = nblocks(c);
+    int err;
+    for (MPI_Count i = 0; i < n; i++) {
         MPI_Aint disp;
         size_t bl;
         dmpi_dtype_t *child;

@@ -34,7 +34,9 @@ static bool nothing_in_flight(void *arg)
     return used == NULL;
 }
 
-int dmpi_buffer_detach(void *addr_out, int *size_out)
+size_t dmpi_buffer_attached_size(void) { return base ? cap : 0; }
+
+int dmpi_buffer_detach(void *addr_out, size_t *size_out)
 {
     if (!base) {
         *(void **)addr_out = NULL;
@@ -43,7 +45,7 @@ int dmpi_buffer_detach(void *addr_out, int *size_out)
     }
     dmpi_progress_until(nothing_in_flight, NULL);
     *(void **)addr_out = base;
-    *size_out = (int)cap;
+    *size_out = cap;
     base = NULL;
     cap = 0;
     return MPI_SUCCESS;
@@ -90,7 +92,7 @@ void dmpi_bsend_release(void *region)
         }
 }
 
-int dmpi_bsend(const void *buf, int count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c)
+int dmpi_bsend(const void *buf, MPI_Count count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c)
 {
     if (dest == MPI_PROC_NULL)
         return MPI_SUCCESS;

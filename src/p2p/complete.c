@@ -95,8 +95,8 @@ int dmpi_start(dmpi_request_t *r)
     return dmpi_start_send(r);
 }
 
-int dmpi_isendrecv(const void *sbuf, int scount, dmpi_dtype_t *sdt, int dest, int stag,
-                   void *rbuf, int rcount, dmpi_dtype_t *rdt, int src, int rtag, dmpi_comm_t *c,
+int dmpi_isendrecv(const void *sbuf, MPI_Count scount, dmpi_dtype_t *sdt, int dest, int stag,
+                   void *rbuf, MPI_Count rcount, dmpi_dtype_t *rdt, int src, int rtag, dmpi_comm_t *c,
                    bool replace, dmpi_request_t **out)
 {
     dmpi_request_t *r = dmpi_req_alloc(DMPI_REQ_COMPOSITE);

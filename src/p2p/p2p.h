@@ -8,44 +8,44 @@
 #include "tport/tport.h"
 
 /* Blocking send (inline below: the direct mode) and receive (no pooled request). */
-int dmpi_recv(void *buf, int count, dmpi_dtype_t *dt, int src, int tag, dmpi_comm_t *c, MPI_Status *st);
+int dmpi_recv(void *buf, MPI_Count count, dmpi_dtype_t *dt, int src, int tag, dmpi_comm_t *c, MPI_Status *st);
 
 /* A standard-mode send that is complete at once (the direct mode), or false
  * if the message cannot go that way: the caller sends it otherwise. */
-bool dmpi_send_try_direct(const void *buf, int count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c);
+bool dmpi_send_try_direct(const void *buf, MPI_Count count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c);
 
 /* Nonblocking: *out is a pooled request (NULL and an error code on failure). */
-int dmpi_isend(const void *buf, int count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c, int mode,
+int dmpi_isend(const void *buf, MPI_Count count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c, int mode,
                dmpi_request_t **out);
-int dmpi_irecv(void *buf, int count, dmpi_dtype_t *dt, int src, int tag, dmpi_comm_t *c, dmpi_request_t **out);
+int dmpi_irecv(void *buf, MPI_Count count, dmpi_dtype_t *dt, int src, int tag, dmpi_comm_t *c, dmpi_request_t **out);
 
 /* Persistent requests: create inactive, then start (again and again). */
-int dmpi_send_init(const void *buf, int count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c, int mode,
+int dmpi_send_init(const void *buf, MPI_Count count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c, int mode,
                    dmpi_request_t **out);
-int dmpi_recv_init(void *buf, int count, dmpi_dtype_t *dt, int src, int tag, dmpi_comm_t *c,
+int dmpi_recv_init(void *buf, MPI_Count count, dmpi_dtype_t *dt, int src, int tag, dmpi_comm_t *c,
                    dmpi_request_t **out);
 int dmpi_start(dmpi_request_t *r);
 
 /* Pieces of the above, shared inside p2p/. */
-void dmpi_send_fill(dmpi_request_t *s, const void *buf, int count, dmpi_dtype_t *dt, int dest, int tag,
+void dmpi_send_fill(dmpi_request_t *s, const void *buf, MPI_Count count, dmpi_dtype_t *dt, int dest, int tag,
                     dmpi_comm_t *c, int mode);
 int dmpi_start_send(dmpi_request_t *s);
 int dmpi_start_recv(dmpi_request_t *r);
 /* Starts a send of bytes already packed at s->ubuf (buffered sends). */
 int dmpi_start_send_bytes(dmpi_request_t *s, size_t bytes);
 /* A send from a private copy of the data (MPI_Isendrecv_replace). */
-int dmpi_isend_copy(const void *buf, int count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c,
+int dmpi_isend_copy(const void *buf, MPI_Count count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c,
                     dmpi_request_t **out);
 
 /* Sendrecv family: composite request of a send and a receive. */
-int dmpi_isendrecv(const void *sbuf, int scount, dmpi_dtype_t *sdt, int dest, int stag,
-                   void *rbuf, int rcount, dmpi_dtype_t *rdt, int src, int rtag, dmpi_comm_t *c,
+int dmpi_isendrecv(const void *sbuf, MPI_Count scount, dmpi_dtype_t *sdt, int dest, int stag,
+                   void *rbuf, MPI_Count rcount, dmpi_dtype_t *rdt, int src, int rtag, dmpi_comm_t *c,
                    bool replace, dmpi_request_t **out);
 
 /* Probing and matched receives. msg_out NULL: plain probe. */
 int dmpi_iprobe(int src, int tag, dmpi_comm_t *c, int *flag, MPI_Status *st, dmpi_request_t **msg_out);
 int dmpi_probe(int src, int tag, dmpi_comm_t *c, MPI_Status *st, dmpi_request_t **msg_out);
-int dmpi_imrecv(void *buf, int count, dmpi_dtype_t *dt, dmpi_request_t *msg, dmpi_request_t **out);
+int dmpi_imrecv(void *buf, MPI_Count count, dmpi_dtype_t *dt, dmpi_request_t *msg, dmpi_request_t **out);
 
 int dmpi_cancel(dmpi_request_t *r);
 
@@ -89,7 +89,7 @@ void dmpi_progress_until_described(bool (*cond)(void *), void *arg, void (*descr
 /* A small contiguous message sent inline by the peer's transport with no
  * request, complete at once; false if it cannot go that way (too large, an
  * unsequenced communicator, or the transport cannot take it now). */
-static inline bool dmpi_send_direct(const void *buf, int count, dmpi_dtype_t *dt, int dest, int tag,
+static inline bool dmpi_send_direct(const void *buf, MPI_Count count, dmpi_dtype_t *dt, int dest, int tag,
                                     dmpi_comm_t *c)
 {
     int peer = dmpi_comm_peer_world(c, dest);
@@ -106,9 +106,9 @@ static inline bool dmpi_send_direct(const void *buf, int count, dmpi_dtype_t *dt
 }
 
 /* Everything else: a request, waited for. */
-int dmpi_send_slow(const void *buf, int count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c, int mode);
+int dmpi_send_slow(const void *buf, MPI_Count count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c, int mode);
 
-static inline int dmpi_send(const void *buf, int count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c,
+static inline int dmpi_send(const void *buf, MPI_Count count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c,
                             int mode)
 {
     if (DMPI_LIKELY(dest != MPI_PROC_NULL && dt->contig && mode != DMPI_MODE_SYNC) &&

@@ -16,7 +16,7 @@ static int prepare_recv_data(dmpi_request_t *r)
     return MPI_SUCCESS;
 }
 
-static void fill_recv(dmpi_request_t *r, void *buf, int count, dmpi_dtype_t *dt, int src, int tag, dmpi_comm_t *c)
+static void fill_recv(dmpi_request_t *r, void *buf, MPI_Count count, dmpi_dtype_t *dt, int src, int tag, dmpi_comm_t *c)
 {
     r->ubuf = buf;
     r->ucount = count;
@@ -50,7 +50,7 @@ static int start_recv(dmpi_request_t *r)
     return MPI_SUCCESS;
 }
 
-int dmpi_recv(void *buf, int count, dmpi_dtype_t *dt, int src, int tag, dmpi_comm_t *c, MPI_Status *st)
+int dmpi_recv(void *buf, MPI_Count count, dmpi_dtype_t *dt, int src, int tag, dmpi_comm_t *c, MPI_Status *st)
 {
     dmpi_request_t r;
     r.kind = DMPI_REQ_RECV;
@@ -69,7 +69,7 @@ int dmpi_recv(void *buf, int count, dmpi_dtype_t *dt, int src, int tag, dmpi_com
     return r.st_error;
 }
 
-int dmpi_irecv(void *buf, int count, dmpi_dtype_t *dt, int src, int tag, dmpi_comm_t *c, dmpi_request_t **out)
+int dmpi_irecv(void *buf, MPI_Count count, dmpi_dtype_t *dt, int src, int tag, dmpi_comm_t *c, dmpi_request_t **out)
 {
     dmpi_request_t *r = dmpi_req_alloc(DMPI_REQ_RECV);
     if (!r)
@@ -86,7 +86,7 @@ int dmpi_irecv(void *buf, int count, dmpi_dtype_t *dt, int src, int tag, dmpi_co
     return MPI_SUCCESS;
 }
 
-int dmpi_recv_init(void *buf, int count, dmpi_dtype_t *dt, int src, int tag, dmpi_comm_t *c,
+int dmpi_recv_init(void *buf, MPI_Count count, dmpi_dtype_t *dt, int src, int tag, dmpi_comm_t *c,
                    dmpi_request_t **out)
 {
     dmpi_request_t *r = dmpi_req_alloc(DMPI_REQ_RECV);
@@ -163,7 +163,7 @@ int dmpi_probe(int src, int tag, dmpi_comm_t *c, MPI_Status *st, dmpi_request_t 
 }
 
 /* Receives the message held by msg (from Mprobe); msg is released. */
-int dmpi_imrecv(void *buf, int count, dmpi_dtype_t *dt, dmpi_request_t *msg, dmpi_request_t **out)
+int dmpi_imrecv(void *buf, MPI_Count count, dmpi_dtype_t *dt, dmpi_request_t *msg, dmpi_request_t **out)
 {
     dmpi_request_t *r = dmpi_req_alloc(DMPI_REQ_RECV);
     if (!r)

@@ -60,7 +60,7 @@ typedef struct dmpi_request {
     size_t offset;               /* bytes moved so far */
     void *tmp;                   /* pack buffer for noncontiguous data */
     const void *ubuf;            /* the user's buffer, count and type */
-    int ucount;
+    MPI_Count ucount;
     dmpi_dtype_t *dt;
 
     /* status */

@@ -33,7 +33,7 @@ static int prepare_send_data(dmpi_request_t *s, bool force_copy)
     return MPI_SUCCESS;
 }
 
-void dmpi_send_fill(dmpi_request_t *s, const void *buf, int count, dmpi_dtype_t *dt, int dest, int tag,
+void dmpi_send_fill(dmpi_request_t *s, const void *buf, MPI_Count count, dmpi_dtype_t *dt, int dest, int tag,
                       dmpi_comm_t *c, int mode)
 {
     s->ubuf = buf;
@@ -91,7 +91,7 @@ int dmpi_start_send_bytes(dmpi_request_t *s, size_t bytes)
     return MPI_SUCCESS;
 }
 
-int dmpi_isend(const void *buf, int count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c, int mode,
+int dmpi_isend(const void *buf, MPI_Count count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c, int mode,
                dmpi_request_t **out)
 {
     dmpi_request_t *s = dmpi_req_alloc(DMPI_REQ_SEND);
@@ -108,7 +108,7 @@ int dmpi_isend(const void *buf, int count, dmpi_dtype_t *dt, int dest, int tag, 
 }
 
 /* Everything the direct mode does not take: a request, waited for. */
-int dmpi_send_slow(const void *buf, int count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c, int mode)
+int dmpi_send_slow(const void *buf, MPI_Count count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c, int mode)
 {
     dmpi_request_t *s;
     int err = dmpi_isend(buf, count, dt, dest, tag, c, mode, &s);
@@ -117,12 +117,12 @@ int dmpi_send_slow(const void *buf, int count, dmpi_dtype_t *dt, int dest, int t
     return dmpi_wait(s, NULL, MPI_STATUS_IGNORE);
 }
 
-bool dmpi_send_try_direct(const void *buf, int count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c)
+bool dmpi_send_try_direct(const void *buf, MPI_Count count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c)
 {
     return dest != MPI_PROC_NULL && dt->contig && dmpi_send_direct(buf, count, dt, dest, tag, c);
 }
 
-int dmpi_send_init(const void *buf, int count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c, int mode,
+int dmpi_send_init(const void *buf, MPI_Count count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c, int mode,
                    dmpi_request_t **out)
 {
     dmpi_request_t *s = dmpi_req_alloc(DMPI_REQ_SEND);
@@ -137,7 +137,7 @@ int dmpi_send_init(const void *buf, int count, dmpi_dtype_t *dt, int dest, int t
 
 int dmpi_start_send(dmpi_request_t *s) { return start_send(s, false); }
 
-int dmpi_isend_copy(const void *buf, int count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c,
+int dmpi_isend_copy(const void *buf, MPI_Count count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c,
                     dmpi_request_t **out)
 {
     dmpi_request_t *s = dmpi_req_alloc(DMPI_REQ_SEND);

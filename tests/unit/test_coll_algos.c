@@ -49,20 +49,20 @@ static void not_here(const char *fn)
     fprintf(stderr, "FAIL: %s called: a schedule was started\n", fn);
     exit(3);
 }
-bool dmpi_send_try_direct(const void *buf, int count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c)
+bool dmpi_send_try_direct(const void *buf, MPI_Count count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c)
 {
     (void)buf, (void)count, (void)dt, (void)dest, (void)tag, (void)c;
     not_here(__func__);
     return false;
 }
-int dmpi_isend(const void *buf, int count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c, int mode,
+int dmpi_isend(const void *buf, MPI_Count count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c, int mode,
                dmpi_request_t **out)
 {
     (void)buf, (void)count, (void)dt, (void)dest, (void)tag, (void)c, (void)mode, (void)out;
     not_here(__func__);
     return MPI_ERR_INTERN;
 }
-int dmpi_irecv(void *buf, int count, dmpi_dtype_t *dt, int src, int tag, dmpi_comm_t *c, dmpi_request_t **out)
+int dmpi_irecv(void *buf, MPI_Count count, dmpi_dtype_t *dt, int src, int tag, dmpi_comm_t *c, dmpi_request_t **out)
 {
     (void)buf, (void)count, (void)dt, (void)src, (void)tag, (void)c, (void)out;
     not_here(__func__);

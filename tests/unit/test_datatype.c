@@ -658,6 +658,44 @@ static void test_describe(void)
     CHECK(strcmp(small, "MPI") == 0 && small[4] == 'x', "described into 4 bytes: '%.8s'", small);
 }
 
+/* dmpi_dtype_make with counts beyond INT_MAX: a vector of a contiguous type
+ * is one strided run however many blocks it has (built without a loop over
+ * them), with the bounds and sizes of all of them; and the contents are
+ * kept as large counts or as ints, as the form that made the type. */
+static void test_large_layouts(void)
+{
+    MPI_Datatype tint = MPI_INT;
+    const MPI_Count n = (MPI_Count)3 << 30;
+    const MPI_Count v[3] = {n, 2, 3};
+    dmpi_dtype_t *t = NULL;
+    CHECK(dmpi_dtype_make(MPI_COMBINER_VECTOR, 3, v, 1, &tint, true, &t) == MPI_SUCCESS && t, "vector_c failed");
+    CHECK(t->nruns == 1 && run_is(t, 0, 0, 8, 12, (size_t)n) && t->size == (size_t)n * 8 && t->lb == 0 &&
+              t->extent == (MPI_Aint)(n - 1) * 12 + 8 && t->nbasic == (size_t)n * 2 && !t->contig,
+          "vector_c(3 * 2^30, 2, 3, INT): %d runs, first {off %ld len %zu count %zu}, size %zu extent %ld", t->nruns,
+          (long)t->runs[0].off, t->runs[0].len, t->runs[0].count, t->size, (long)t->extent);
+    CHECK(t->contents->nlarge == 3 && t->contents->nints == 0 && t->contents->large[0] == n &&
+              t->contents->large[2] == 3,
+          "vector_c contents: %lld large counts, %d ints", (long long)t->contents->nlarge, t->contents->nints);
+    CHECK(dmpi_dtype_elements(t, (size_t)n * 8 - 4) == 2 * n - 1, "Get_elements of all but one int of vector_c");
+    dmpi_dtype_release(t);
+    /* negative byte stride: the last block gives the lower bound */
+    const MPI_Count h[3] = {n, 1, -16};
+    CHECK(dmpi_dtype_make(MPI_COMBINER_HVECTOR, 3, h, 1, &tint, true, &t) == MPI_SUCCESS && t, "hvector_c failed");
+    CHECK(t->nruns == 1 && run_is(t, 0, 0, 4, -16, (size_t)n) && t->lb == -(MPI_Aint)(n - 1) * 16 &&
+              t->extent == (MPI_Aint)(n - 1) * 16 + 4 && t->true_lb == t->lb,
+          "hvector_c(3 * 2^30, 1, -16, INT): %d runs, lb %ld extent %ld", t->nruns, (long)t->lb, (long)t->extent);
+    dmpi_dtype_release(t);
+    /* the int form of the same arguments reports ints and an address */
+    const MPI_Count h2[3] = {4, 1, 24};
+    CHECK(dmpi_dtype_make(MPI_COMBINER_HVECTOR, 3, h2, 1, &tint, false, &t) == MPI_SUCCESS && t, "hvector failed");
+    CHECK(t->contents->nlarge == 0 && t->contents->nints == 2 && t->contents->naints == 1 &&
+              t->contents->ints[0] == 4 && t->contents->ints[1] == 1 && t->contents->aints[0] == 24 &&
+              t->nruns == 1 && run_is(t, 0, 0, 4, 24, 4),
+          "hvector(4, 1, 24) contents: %d ints, %d addresses, %lld large", t->contents->nints, t->contents->naints,
+          (long long)t->contents->nlarge);
+    dmpi_dtype_release(t);
+}
+
 int main(void)
 {
     unit_watchdog(60);
@@ -667,6 +705,7 @@ int main(void)
     RUN(test_pair_pack);
     RUN(test_contig_pack);
     RUN(test_layouts);
+    RUN(test_large_layouts);
     RUN(test_ranges);
     RUN(test_describe);
     return unit_summary("test_datatype");
