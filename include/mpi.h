@@ -1086,6 +1086,14 @@ int MPI_Win_sync(MPI_Win win) DMPI_API;
 /* [DYN] Dynamic processes */
 
 /* [PART] Partitioned communication, one-sided large counts, MPI-4.1 buffers */
+int MPI_Psend_init(const void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                   MPI_Comm comm, MPI_Info info, MPI_Request *request) DMPI_API;
+int MPI_Precv_init(void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                   MPI_Comm comm, MPI_Info info, MPI_Request *request) DMPI_API;
+int MPI_Pready(int partition, MPI_Request request) DMPI_API;
+int MPI_Pready_range(int partition_low, int partition_high, MPI_Request request) DMPI_API;
+int MPI_Pready_list(int length, int array_of_partitions[], MPI_Request request) DMPI_API;
+int MPI_Parrived(MPI_Request request, int partition, int *flag) DMPI_API;
 
 /* [MISC] Handle conversion, Fortran types, status and request queries, error removal, hardware info */
 
@@ -1589,6 +1597,14 @@ int PMPI_Win_sync(MPI_Win win) DMPI_API;
 /* [DYN] Dynamic processes */
 
 /* [PART] Partitioned communication, one-sided large counts, MPI-4.1 buffers */
+int PMPI_Psend_init(const void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                   MPI_Comm comm, MPI_Info info, MPI_Request *request) DMPI_API;
+int PMPI_Precv_init(void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                   MPI_Comm comm, MPI_Info info, MPI_Request *request) DMPI_API;
+int PMPI_Pready(int partition, MPI_Request request) DMPI_API;
+int PMPI_Pready_range(int partition_low, int partition_high, MPI_Request request) DMPI_API;
+int PMPI_Pready_list(int length, int array_of_partitions[], MPI_Request request) DMPI_API;
+int PMPI_Parrived(MPI_Request request, int partition, int *flag) DMPI_API;
 
 /* [MISC] Handle conversion, Fortran types, status and request queries, error removal, hardware info */
 
