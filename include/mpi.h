@@ -553,6 +553,9 @@ typedef int (MPI_Grequest_cancel_function)(void *extra_state, int complete);
 /* [DYN] Dynamic processes */
 
 /* [PART] Partitioned communication, one-sided large counts, MPI-4.1 buffers */
+/* MPI-4.1: attach this instead of a buffer and buffered sends get memory as they need it
+ * (MPICH 4.2's value) */
+#define MPI_BUFFER_AUTOMATIC ((void *)-2)
 
 /* [MISC] Handle conversion, Fortran types, status and request queries, error removal, hardware info */
 
@@ -1125,6 +1128,14 @@ int MPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Com
 int MPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
                               MPI_Win *win) DMPI_API;
 int MPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp_unit, void *baseptr) DMPI_API;
+int MPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size) DMPI_API;
+int MPI_Comm_attach_buffer_c(MPI_Comm comm, void *buffer, MPI_Count size) DMPI_API;
+int MPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size) DMPI_API;
+int MPI_Comm_detach_buffer_c(MPI_Comm comm, void *buffer_addr, MPI_Count *size) DMPI_API;
+int MPI_Comm_flush_buffer(MPI_Comm comm) DMPI_API;
+int MPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request) DMPI_API;
+int MPI_Buffer_flush(void) DMPI_API;
+int MPI_Buffer_iflush(MPI_Request *request) DMPI_API;
 
 /* [MISC] Handle conversion, Fortran types, status and request queries, error removal, hardware info */
 
@@ -1667,6 +1678,14 @@ int PMPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Co
 int PMPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
                               MPI_Win *win) DMPI_API;
 int PMPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp_unit, void *baseptr) DMPI_API;
+int PMPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size) DMPI_API;
+int PMPI_Comm_attach_buffer_c(MPI_Comm comm, void *buffer, MPI_Count size) DMPI_API;
+int PMPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size) DMPI_API;
+int PMPI_Comm_detach_buffer_c(MPI_Comm comm, void *buffer_addr, MPI_Count *size) DMPI_API;
+int PMPI_Comm_flush_buffer(MPI_Comm comm) DMPI_API;
+int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request) DMPI_API;
+int PMPI_Buffer_flush(void) DMPI_API;
+int PMPI_Buffer_iflush(MPI_Request *request) DMPI_API;
 
 /* [MISC] Handle conversion, Fortran types, status and request queries, error removal, hardware info */
 

@@ -117,12 +117,13 @@ int PMPI_Buffer_attach(void *buffer, int size)
     DMPI_API_ENTER;
     const char *fn = "MPI_Buffer_attach";
     int err = dmpi_check_init(fn);
-    if (!err && size < 0)
+    bool automatic = buffer == MPI_BUFFER_AUTOMATIC;    /* size is ignored */
+    if (!err && !automatic && size < 0)
         err = dmpi_err(MPI_ERR_ARG, "%s: negative buffer size %d", fn, size);
     if (!err && !buffer && size > 0)
         err = dmpi_err(MPI_ERR_BUFFER, "%s: buffer is NULL but size is %d", fn, size);
     if (!err)
-        err = dmpi_buffer_attach(buffer, (size_t)size);
+        err = dmpi_buffer_attach(buffer, automatic ? 0 : (size_t)size);
     return err ? dmpi_api_error(NULL, fn, err) : MPI_SUCCESS;
 }
 

@@ -17,6 +17,7 @@ typedef enum {
     DMPI_REQ_GREQ,          /* generalized: the program completes it (p2p/grequest.c) */
     DMPI_REQ_RMA,           /* an R-form one-sided operation: rma/ completes it */
     DMPI_REQ_PART,          /* partitioned send or receive (p2p/partitioned.c) */
+    DMPI_REQ_BFLUSH,        /* MPI_Buffer_iflush / MPI_Comm_iflush_buffer (p2p/bsend.c) */
 } dmpi_req_kind_t;
 
 /* Send modes */
