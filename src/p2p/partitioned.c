@@ -51,7 +51,8 @@ typedef struct dmpi_part {
     int np;
     size_t pb, cb, nc, ce;       /* ce: elements per piece (send) */
     int tag_base;
-    size_t npieces, nsettled;
+    size_t npieces;
+    size_t cursor;               /* pieces below it are settled: completion checks from here */
     dmpi_request_t **sub;        /* per piece: its message in flight, or NULL */
     uint8_t *settled;            /* per piece: done in this round */
     void **stage;                /* receive: per piece, a staging buffer or NULL */
@@ -157,7 +158,6 @@ static void settle(part_t *p, size_t k)
         p->first_err = err;
     p->sub[k] = NULL;
     p->settled[k] = 1;
-    p->nsettled++;
 }
 
 static bool try_settle(part_t *p, size_t k)
@@ -172,7 +172,6 @@ static void fail_piece(part_t *p, size_t k, int err)
     if (p->first_err == MPI_SUCCESS)
         p->first_err = err;
     p->settled[k] = 1;
-    p->nsettled++;
 }
 
 /* ---- the sender ---------------------------------------------------------- */
@@ -387,7 +386,7 @@ static void pair_setups(void)
         }
         if (err != MPI_SUCCESS) {
             p->first_err = err;
-            p->npieces = p->nsettled = 0;
+            p->npieces = 0;
         } else if (p->req->active && !p->req->done) {
             post_round(p);
         }
@@ -428,7 +427,7 @@ int dmpi_part_start(dmpi_request_t *r)
     r->done = 0;
     r->cancelled = 0;
     p->first_err = MPI_SUCCESS;
-    p->nsettled = 0;
+    p->cursor = 0;
     if (p->settled)              /* a receive not yet paired has no pieces yet */
         memset(p->settled, 0, p->npieces ? p->npieces : 1);
     if (p->send) {
@@ -455,9 +454,11 @@ static bool round_done(part_t *p)
 {
     if (p->send ? p->nready < p->partitions : !p->matched)
         return false;
-    for (size_t k = 0; k < p->npieces && p->nsettled < p->npieces; k++)
-        try_settle(p, k);
-    return p->nsettled == p->npieces;
+    /* Stops at the first piece still in flight: a pass costs O(1) while waiting,
+     * and the round is over only once that one is done anyway. */
+    while (p->cursor < p->npieces && try_settle(p, p->cursor))
+        p->cursor++;
+    return p->cursor == p->npieces;
 }
 
 static void complete(part_t *p)

@@ -14,6 +14,7 @@
  *   order      two sends with one tag pair in init order; two tags inited
  *              in opposite orders on the two sides
  *   threads    under MPI_THREAD_MULTIPLE, 4 threads mark partitions ready
+ *   inter      over an intercommunicator between the two halves of the ranks
  *   misc       Startall, Test, Request_get_status, Request_free, MPI_PROC_NULL
  *   errors     classes of Pready on an inactive request, out of range,
  *              twice, Parrived on a send, wildcards, negative partitions
@@ -444,6 +445,49 @@ static void test_errors(void)
     MPI_Comm_free(&comm);
 }
 
+/* Rank i of the lower half and rank i of the upper half exchange both
+ * ways over an intercommunicator (a rank without a partner sits out). */
+static void test_inter(void)
+{
+    if (mtest_size < 2)
+        return;
+    int half = mtest_size / 2, low = mtest_rank < half;
+    MPI_Comm local, inter;
+    MPI_Comm_split(MPI_COMM_WORLD, low, mtest_rank, &local);
+    MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, low ? half : 0, 99, &inter);
+    int lrank, rsize;
+    MPI_Comm_rank(local, &lrank);
+    MPI_Comm_remote_size(inter, &rsize);
+    if (lrank < rsize) {
+        enum { P = 5, C = 300 };
+        size_t bytes = (size_t)P * C * sizeof(short);
+        short *sbuf = mtest_malloc(bytes), *rbuf = mtest_malloc(bytes);
+        MPI_Request req[2];
+        MTEST_RC(MPI_Psend_init(sbuf, P, C, MPI_SHORT, lrank, 3, inter, MPI_INFO_NULL, &req[0]));
+        MTEST_RC(MPI_Precv_init(rbuf, 3, P * C / 3, MPI_SHORT, lrank, 3, inter, MPI_INFO_NULL, &req[1]));
+        int partner = low ? half + lrank : lrank;
+        for (int round = 0; round < 2; round++) {
+            mtest_fill(sbuf, bytes, mtest_rank, 60 + round);
+            mtest_poison(rbuf, bytes, partner, 60 + round);
+            MTEST_RC(MPI_Startall(2, req));
+            for (int i = P - 1; i >= 0; i -= 2)
+                MTEST_RC(MPI_Pready(i, req[0]));
+            for (int i = P - 2; i >= 0; i -= 2)
+                MTEST_RC(MPI_Pready(i, req[0]));
+            MPI_Status st[2];
+            MTEST_RC(MPI_Waitall(2, req, st));
+            mtest_check_data(rbuf, bytes, partner, 60 + round, "intercommunicator round %d", round);
+            mtest_check_status(&st[1], lrank, 3, MPI_SHORT, P * C, "intercommunicator receive");
+        }
+        MPI_Request_free(&req[0]);
+        MPI_Request_free(&req[1]);
+        free(sbuf);
+        free(rbuf);
+    }
+    MPI_Comm_free(&inter);
+    MPI_Comm_free(&local);
+}
+
 /* Freed while active: the round still completes, and so does the partner's. */
 static void test_free_active(void)
 {
@@ -485,6 +529,7 @@ int main(int argc, char **argv)
     test_order();
     test_threads(provided);
     test_proc_null();
+    test_inter();
     test_free_active();
     test_errors();
     MPI_Barrier(MPI_COMM_WORLD);
