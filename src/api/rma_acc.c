@@ -120,7 +120,7 @@ static int accumulate(const char *fn, const void *obuf, MPI_Count ocount, MPI_Da
         return dmpi_api_win_error(a.w, fn, err);
     if (target == MPI_PROC_NULL)
         return dmpi_rma_proc_null(fn, a.w, rform ? request : NULL);
-    err = dmpi_rma_acc(obuf, ocount, a.odt, NULL, 0, a.tdt, target, tdisp, tcount, a.tdt, a.op, a.w,
+    err = dmpi_rma_acc(fn, obuf, ocount, a.odt, NULL, 0, a.tdt, target, tdisp, tcount, a.tdt, a.op, a.w,
                        rform ? &r : NULL);
     return dmpi_rma_return(fn, a.w, err, r, request);
 }
@@ -139,7 +139,7 @@ static int get_accumulate(const char *fn, const void *obuf, MPI_Count ocount, MP
     if (target == MPI_PROC_NULL)
         return dmpi_rma_proc_null(fn, a.w, rform ? request : NULL);
     bool no_op = a.op->kind == DMPI_OP_NO_OP;
-    err = dmpi_rma_acc(no_op ? NULL : obuf, no_op ? 0 : ocount, a.odt, rbuf, rcount, a.rdt, target, tdisp, tcount,
+    err = dmpi_rma_acc(fn, no_op ? NULL : obuf, no_op ? 0 : ocount, a.odt, rbuf, rcount, a.rdt, target, tdisp, tcount,
                        a.tdt, a.op, a.w, rform ? &r : NULL);
     return dmpi_rma_return(fn, a.w, err, r, request);
 }
@@ -242,7 +242,7 @@ int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype d
     if (target_rank == MPI_PROC_NULL)
         return MPI_SUCCESS;
     bool no_op = o->kind == DMPI_OP_NO_OP;
-    err = dmpi_rma_acc(no_op ? NULL : origin_addr, no_op ? 0 : 1, dt, result_addr, 1, dt, target_rank, target_disp,
+    err = dmpi_rma_acc(fn, no_op ? NULL : origin_addr, no_op ? 0 : 1, dt, result_addr, 1, dt, target_rank, target_disp,
                        1, dt, o, w, NULL);
     return dmpi_rma_return(fn, w, err, NULL, NULL);
 }

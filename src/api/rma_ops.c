@@ -42,8 +42,8 @@ static int transfer(const char *fn, bool write, void *obuf, MPI_Count ocount, MP
         return dmpi_api_win_error(w, fn, err);
     if (target == MPI_PROC_NULL)
         return dmpi_rma_proc_null(fn, w, rform ? request : NULL);
-    err = write ? dmpi_rma_put(obuf, ocount, odt, target, tdisp, tcount, tdt, w, rform ? &r : NULL)
-                : dmpi_rma_get(obuf, ocount, odt, target, tdisp, tcount, tdt, w, rform ? &r : NULL);
+    err = write ? dmpi_rma_put(fn, obuf, ocount, odt, target, tdisp, tcount, tdt, w, rform ? &r : NULL)
+                : dmpi_rma_get(fn, obuf, ocount, odt, target, tdisp, tcount, tdt, w, rform ? &r : NULL);
     return dmpi_rma_return(fn, w, err, r, request);
 }
 

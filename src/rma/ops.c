@@ -216,10 +216,9 @@ static int move_direct(struct rma_state *st, const char *fn, bool write, void *o
     return MPI_SUCCESS;
 }
 
-int rma_put(const void *obuf, int ocount, dmpi_dtype_t *odt, int target, MPI_Aint tdisp, int tcount,
+int rma_put(const char *fn, const void *obuf, int ocount, dmpi_dtype_t *odt, int target, MPI_Aint tdisp, int tcount,
             dmpi_dtype_t *tdt, dmpi_win_t *w, dmpi_request_t **req)
 {
-    const char *fn = req ? "MPI_Rput" : "MPI_Put";
     struct rma_state *st = w->st;
     target_ref_t t;
     bool done;
@@ -239,10 +238,9 @@ int rma_put(const void *obuf, int ocount, dmpi_dtype_t *odt, int target, MPI_Ain
     return err;
 }
 
-int rma_get(void *obuf, int ocount, dmpi_dtype_t *odt, int target, MPI_Aint tdisp, int tcount,
+int rma_get(const char *fn, void *obuf, int ocount, dmpi_dtype_t *odt, int target, MPI_Aint tdisp, int tcount,
             dmpi_dtype_t *tdt, dmpi_win_t *w, dmpi_request_t **req)
 {
-    const char *fn = req ? "MPI_Rget" : "MPI_Get";
     struct rma_state *st = w->st;
     target_ref_t t;
     bool done;
@@ -328,12 +326,10 @@ static int acc_cma(struct rma_state *st, int local, const void *obuf, int ocount
     return MPI_SUCCESS;
 }
 
-int rma_acc(const void *obuf, int ocount, dmpi_dtype_t *odt, void *rbuf, int rcount, dmpi_dtype_t *rdt,
+int rma_acc(const char *fn, const void *obuf, int ocount, dmpi_dtype_t *odt, void *rbuf, int rcount, dmpi_dtype_t *rdt,
             int target, MPI_Aint tdisp, int tcount, dmpi_dtype_t *tdt, struct dmpi_op *op, dmpi_win_t *w,
             dmpi_request_t **req)
 {
-    const char *fn = rbuf ? (req ? "MPI_Rget_accumulate" : "MPI_Get_accumulate")
-                          : (req ? "MPI_Raccumulate" : "MPI_Accumulate");
     struct rma_state *st = w->st;
     target_ref_t t;
     int err;

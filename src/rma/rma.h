@@ -68,15 +68,15 @@ int dmpi_win_get_info(dmpi_win_t *w, struct dmpi_info **out);
  * it gets a request that completes when the operation is locally complete
  * (Rget, Rget_accumulate: the result is in place). Counts above INT_MAX
  * (the _c forms) move as one element of a derived type holding them all
- * (rma/widen.c). */
-int dmpi_rma_put(const void *obuf, MPI_Count ocount, dmpi_dtype_t *odt, int target, MPI_Aint tdisp, MPI_Count tcount,
-                 dmpi_dtype_t *tdt, dmpi_win_t *w, dmpi_request_t **req);
-int dmpi_rma_get(void *obuf, MPI_Count ocount, dmpi_dtype_t *odt, int target, MPI_Aint tdisp, MPI_Count tcount,
-                 dmpi_dtype_t *tdt, dmpi_win_t *w, dmpi_request_t **req);
+ * (rma/widen.c). fn names the call in messages. */
+int dmpi_rma_put(const char *fn, const void *obuf, MPI_Count ocount, dmpi_dtype_t *odt, int target, MPI_Aint tdisp,
+                 MPI_Count tcount, dmpi_dtype_t *tdt, dmpi_win_t *w, dmpi_request_t **req);
+int dmpi_rma_get(const char *fn, void *obuf, MPI_Count ocount, dmpi_dtype_t *odt, int target, MPI_Aint tdisp,
+                 MPI_Count tcount, dmpi_dtype_t *tdt, dmpi_win_t *w, dmpi_request_t **req);
 /* Accumulate and Get_accumulate (rbuf NULL: no result). op is predefined,
  * MPI_REPLACE or MPI_NO_OP; the api layer checked that both types are built
  * of one predefined type that op accepts. */
-int dmpi_rma_acc(const void *obuf, MPI_Count ocount, dmpi_dtype_t *odt, void *rbuf, MPI_Count rcount,
+int dmpi_rma_acc(const char *fn, const void *obuf, MPI_Count ocount, dmpi_dtype_t *odt, void *rbuf, MPI_Count rcount,
                  dmpi_dtype_t *rdt, int target, MPI_Aint tdisp, MPI_Count tcount, dmpi_dtype_t *tdt,
                  struct dmpi_op *op, dmpi_win_t *w, dmpi_request_t **req);
 int dmpi_rma_cas(const void *obuf, const void *cbuf, void *rbuf, dmpi_dtype_t *dt, int target, MPI_Aint tdisp,

@@ -236,11 +236,11 @@ void rma_acc_lock(struct rma_state *st, int rank);
 void rma_acc_unlock(struct rma_state *st, int rank);
 
 /* ---- ops.c: the operations, counts of at most INT_MAX (widen.c calls them) --- */
-int rma_put(const void *obuf, int ocount, dmpi_dtype_t *odt, int target, MPI_Aint tdisp, int tcount,
+int rma_put(const char *fn, const void *obuf, int ocount, dmpi_dtype_t *odt, int target, MPI_Aint tdisp, int tcount,
             dmpi_dtype_t *tdt, dmpi_win_t *w, dmpi_request_t **req);
-int rma_get(void *obuf, int ocount, dmpi_dtype_t *odt, int target, MPI_Aint tdisp, int tcount,
+int rma_get(const char *fn, void *obuf, int ocount, dmpi_dtype_t *odt, int target, MPI_Aint tdisp, int tcount,
             dmpi_dtype_t *tdt, dmpi_win_t *w, dmpi_request_t **req);
-int rma_acc(const void *obuf, int ocount, dmpi_dtype_t *odt, void *rbuf, int rcount, dmpi_dtype_t *rdt,
+int rma_acc(const char *fn, const void *obuf, int ocount, dmpi_dtype_t *odt, void *rbuf, int rcount, dmpi_dtype_t *rdt,
             int target, MPI_Aint tdisp, int tcount, dmpi_dtype_t *tdt, struct dmpi_op *op, dmpi_win_t *w,
             dmpi_request_t **req);
 

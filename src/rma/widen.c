@@ -12,7 +12,7 @@
 
 /* *wdt: dt itself (*icount = count), or a committed type of its own that
  * the caller releases after the operation (*icount = 1). */
-static int widen(MPI_Count count, dmpi_dtype_t *dt, int *icount, dmpi_dtype_t **wdt)
+static int widen(const char *fn, MPI_Count count, dmpi_dtype_t *dt, int *icount, dmpi_dtype_t **wdt)
 {
     *wdt = dt;
     if (count <= INT_MAX) {
@@ -21,7 +21,7 @@ static int widen(MPI_Count count, dmpi_dtype_t *dt, int *icount, dmpi_dtype_t **
     }
     MPI_Count q = count / CHUNK, r = count % CHUNK;
     if (q > INT_MAX)
-        return dmpi_err(MPI_ERR_COUNT, "a one-sided count of %lld elements is more than this library can describe",
+        return dmpi_err(MPI_ERR_COUNT, "%s: a count of %lld elements is more than this library can describe", fn,
                         (long long)count);
     int chunk = CHUNK, iq = (int)q, ir = (int)r, err;
     MPI_Datatype h = dt->handle;
@@ -60,39 +60,42 @@ static void unwiden(dmpi_dtype_t *dt, dmpi_dtype_t *wdt)
         dmpi_dtype_release(wdt);
 }
 
-int dmpi_rma_put(const void *obuf, MPI_Count ocount, dmpi_dtype_t *odt, int target, MPI_Aint tdisp, MPI_Count tcount,
-                 dmpi_dtype_t *tdt, dmpi_win_t *w, dmpi_request_t **req)
+int dmpi_rma_put(const char *fn, const void *obuf, MPI_Count ocount, dmpi_dtype_t *odt, int target, MPI_Aint tdisp,
+                 MPI_Count tcount, dmpi_dtype_t *tdt, dmpi_win_t *w, dmpi_request_t **req)
 {
     int oc, tc, err;
     dmpi_dtype_t *wo = NULL, *wt = NULL;
-    if ((err = widen(ocount, odt, &oc, &wo)) == MPI_SUCCESS && (err = widen(tcount, tdt, &tc, &wt)) == MPI_SUCCESS)
-        err = rma_put(obuf, oc, wo, target, tdisp, tc, wt, w, req);
+    if ((err = widen(fn, ocount, odt, &oc, &wo)) == MPI_SUCCESS &&
+        (err = widen(fn, tcount, tdt, &tc, &wt)) == MPI_SUCCESS)
+        err = rma_put(fn, obuf, oc, wo, target, tdisp, tc, wt, w, req);
     unwiden(odt, wo);
     unwiden(tdt, wt);
     return err;
 }
 
-int dmpi_rma_get(void *obuf, MPI_Count ocount, dmpi_dtype_t *odt, int target, MPI_Aint tdisp, MPI_Count tcount,
-                 dmpi_dtype_t *tdt, dmpi_win_t *w, dmpi_request_t **req)
+int dmpi_rma_get(const char *fn, void *obuf, MPI_Count ocount, dmpi_dtype_t *odt, int target, MPI_Aint tdisp,
+                 MPI_Count tcount, dmpi_dtype_t *tdt, dmpi_win_t *w, dmpi_request_t **req)
 {
     int oc, tc, err;
     dmpi_dtype_t *wo = NULL, *wt = NULL;
-    if ((err = widen(ocount, odt, &oc, &wo)) == MPI_SUCCESS && (err = widen(tcount, tdt, &tc, &wt)) == MPI_SUCCESS)
-        err = rma_get(obuf, oc, wo, target, tdisp, tc, wt, w, req);
+    if ((err = widen(fn, ocount, odt, &oc, &wo)) == MPI_SUCCESS &&
+        (err = widen(fn, tcount, tdt, &tc, &wt)) == MPI_SUCCESS)
+        err = rma_get(fn, obuf, oc, wo, target, tdisp, tc, wt, w, req);
     unwiden(odt, wo);
     unwiden(tdt, wt);
     return err;
 }
 
-int dmpi_rma_acc(const void *obuf, MPI_Count ocount, dmpi_dtype_t *odt, void *rbuf, MPI_Count rcount,
+int dmpi_rma_acc(const char *fn, const void *obuf, MPI_Count ocount, dmpi_dtype_t *odt, void *rbuf, MPI_Count rcount,
                  dmpi_dtype_t *rdt, int target, MPI_Aint tdisp, MPI_Count tcount, dmpi_dtype_t *tdt,
                  struct dmpi_op *op, dmpi_win_t *w, dmpi_request_t **req)
 {
     int oc, rc, tc, err;
     dmpi_dtype_t *wo = NULL, *wr = NULL, *wt = NULL;
-    if ((err = widen(ocount, odt, &oc, &wo)) == MPI_SUCCESS && (err = widen(rcount, rdt, &rc, &wr)) == MPI_SUCCESS &&
-        (err = widen(tcount, tdt, &tc, &wt)) == MPI_SUCCESS)
-        err = rma_acc(obuf, oc, wo, rbuf, rc, wr, target, tdisp, tc, wt, op, w, req);
+    if ((err = widen(fn, ocount, odt, &oc, &wo)) == MPI_SUCCESS &&
+        (err = widen(fn, rcount, rdt, &rc, &wr)) == MPI_SUCCESS &&
+        (err = widen(fn, tcount, tdt, &tc, &wt)) == MPI_SUCCESS)
+        err = rma_acc(fn, obuf, oc, wo, rbuf, rc, wr, target, tdisp, tc, wt, op, w, req);
     unwiden(odt, wo);
     unwiden(rdt, wr);
     unwiden(tdt, wt);
