@@ -122,6 +122,15 @@ static void test_automatic(void)
     MPI_Comm_free(&a);
 }
 
+/* Whether a message of 1 MiB to the right neighbour can leave the buffer only
+ * once received (rendezvous). Not to oneself, where it is delivered at once,
+ * nor when dmpi is told to send everything eagerly (DMPI_SHM_PATH=eager). */
+static int must_wait(void)
+{
+    const char *path = getenv("DMPI_SHM_PATH");
+    return mtest_size > 1 && !(path && strcmp(path, "eager") == 0);
+}
+
 /* Messages this large go by rendezvous: they leave the buffer only once received. */
 static void test_flush(void)
 {
@@ -155,8 +164,7 @@ static void test_flush(void)
     int done = 1;
     for (int i = 0; i < 20; i++)
         MTEST_RC(MPI_Test(&flush, &done, MPI_STATUS_IGNORE));
-    /* (to oneself the message is delivered, and out of the buffer, at once) */
-    MTEST_CHECK(!done || mtest_size == 1, "Comm_iflush_buffer complete before the message was received");
+    MTEST_CHECK(!done || !must_wait(), "Comm_iflush_buffer complete before the message was received");
     MPI_Barrier(MPI_COMM_WORLD);
     recv_check(a, LEN, 420, 7, "message of Comm_iflush_buffer");
     MPI_Status st;
@@ -168,7 +176,7 @@ static void test_flush(void)
     bsend_msg(MPI_COMM_WORLD, LEN, 430, 8);
     MTEST_RC(MPI_Buffer_iflush(&flush));
     MTEST_RC(MPI_Test(&flush, &done, MPI_STATUS_IGNORE));
-    MTEST_CHECK(!done || mtest_size == 1, "Buffer_iflush complete before the message was received");
+    MTEST_CHECK(!done || !must_wait(), "Buffer_iflush complete before the message was received");
     MPI_Barrier(MPI_COMM_WORLD);
     recv_check(MPI_COMM_WORLD, LEN, 430, 8, "message of Buffer_iflush");
     MTEST_RC(MPI_Wait(&flush, MPI_STATUS_IGNORE));
