@@ -24,6 +24,7 @@
  * hook settles the pieces and completes the requests. */
 #include "p2p/part.h"
 #include "p2p/p2p.h"
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -277,6 +278,9 @@ static int post_piece(part_t *p, size_t k)
     size_t off = piece_offset(p, k), len = piece_len(p, k);
     size_t n = off >= p->own_bytes ? 0 : (len < p->own_bytes - off ? len : p->own_bytes - off);
     char *ubuf = (char *)r->ubuf;
+    if (n > INT_MAX)             /* one element of the sender's type is over 2 GiB */
+        return dmpi_err(MPI_ERR_COUNT, "partitioned receive: a piece of %zu bytes is more than one message can "
+                        "carry", n);
     if (dt->contig || n == 0)   /* n < len: the message is longer, and the receive reports MPI_ERR_TRUNCATE */
         return dmpi_irecv(ubuf + dt->true_lb + (n ? off : 0), (int)n, byte, r->rank, p->tag_base - (int)(k / p->nc),
                           &p->view, &p->sub[k]);
