@@ -158,8 +158,14 @@ int PMPI_Parrived(MPI_Request request, int partition, int *flag)
 {
     DMPI_API_ENTER;
     const char *fn = "MPI_Parrived";
-    dmpi_request_t *r;
+    dmpi_request_t *r = NULL;
     int err;
+    if (request == MPI_REQUEST_NULL) {      /* MPI-4.1: flag = true for a null or inactive request */
+        if ((err = dmpi_check_init(fn)) || (err = dmpi_check_ptr(fn, flag, "flag")))
+            return dmpi_api_error(NULL, fn, err);
+        *flag = 1;
+        return MPI_SUCCESS;
+    }
     if ((err = check_part(fn, request, false, &r)) || (err = check_partition(fn, r, partition, "partition")) ||
         (err = dmpi_check_ptr(fn, flag, "flag")))
         return dmpi_api_error(r ? r->comm : NULL, fn, err);

@@ -206,9 +206,12 @@ static void test_arrival(void)
     }
     MTEST_RC(MPI_Psend_init(sbuf, P, C, MPI_LONG, right, 14, MPI_COMM_WORLD, MPI_INFO_NULL, &s));
     MTEST_RC(MPI_Precv_init(rbuf, P, C, MPI_LONG, left, 14, MPI_COMM_WORLD, MPI_INFO_NULL, &r));
-    int flag = 1;
+    int flag = 0;
     MTEST_RC(MPI_Parrived(r, 0, &flag));
     MTEST_CHECK(flag == 1, "Parrived on an inactive request: flag %d, expected 1", flag);
+    flag = 0;
+    MTEST_RC(MPI_Parrived(MPI_REQUEST_NULL, 0, &flag));
+    MTEST_CHECK(flag == 1, "Parrived on MPI_REQUEST_NULL: flag %d, expected 1", flag);
     MTEST_RC(MPI_Start(&r));
     MTEST_RC(MPI_Start(&s));
     for (int i = 0; i < P; i++) {
