@@ -609,6 +609,9 @@ typedef void (MPI_T_event_dropped_cb_function)(MPI_Count count, MPI_T_event_regi
 /* [DYN] Dynamic processes */
 
 /* [PART] Partitioned communication, one-sided large counts, MPI-4.1 buffers */
+/* MPI-4.1: attach this instead of a buffer and buffered sends get memory as they need it
+ * (MPICH 4.2's value) */
+#define MPI_BUFFER_AUTOMATIC ((void *)-2)
 
 /* [MISC] Handle conversion, Fortran types, status and request queries, error removal, hardware info */
 /* More optional Fortran datatypes, and 16-bit floating point (the values
@@ -1332,6 +1335,53 @@ int MPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, MP
 /* [DYN] Dynamic processes */
 
 /* [PART] Partitioned communication, one-sided large counts, MPI-4.1 buffers */
+int MPI_Psend_init(const void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                   MPI_Comm comm, MPI_Info info, MPI_Request *request) DMPI_API;
+int MPI_Precv_init(void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                   MPI_Comm comm, MPI_Info info, MPI_Request *request) DMPI_API;
+int MPI_Pready(int partition, MPI_Request request) DMPI_API;
+int MPI_Pready_range(int partition_low, int partition_high, MPI_Request request) DMPI_API;
+int MPI_Pready_list(int length, int array_of_partitions[], MPI_Request request) DMPI_API;
+int MPI_Parrived(MPI_Request request, int partition, int *flag) DMPI_API;
+int MPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+              MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win) DMPI_API;
+int MPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+              MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win) DMPI_API;
+int MPI_Rput_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+               MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+               MPI_Request *request) DMPI_API;
+int MPI_Rget_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+               MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+               MPI_Request *request) DMPI_API;
+int MPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+                     MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                     MPI_Win win) DMPI_API;
+int MPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                      int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype,
+                      MPI_Op op, MPI_Win win, MPI_Request *request) DMPI_API;
+int MPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                         void *result_addr, MPI_Count result_count, MPI_Datatype result_datatype, int target_rank,
+                         MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                         MPI_Win win) DMPI_API;
+int MPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                          void *result_addr, MPI_Count result_count, MPI_Datatype result_datatype, int target_rank,
+                          MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                          MPI_Win win, MPI_Request *request) DMPI_API;
+int MPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+                     MPI_Win *win) DMPI_API;
+int MPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+                       MPI_Win *win) DMPI_API;
+int MPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+                              MPI_Win *win) DMPI_API;
+int MPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp_unit, void *baseptr) DMPI_API;
+int MPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size) DMPI_API;
+int MPI_Comm_attach_buffer_c(MPI_Comm comm, void *buffer, MPI_Count size) DMPI_API;
+int MPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size) DMPI_API;
+int MPI_Comm_detach_buffer_c(MPI_Comm comm, void *buffer_addr, MPI_Count *size) DMPI_API;
+int MPI_Comm_flush_buffer(MPI_Comm comm) DMPI_API;
+int MPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request) DMPI_API;
+int MPI_Buffer_flush(void) DMPI_API;
+int MPI_Buffer_iflush(MPI_Request *request) DMPI_API;
 
 /* [MISC] Handle conversion, Fortran types, status and request queries, error removal, hardware info */
 /* Handle conversion between C and Fortran (MPI-4.0 19.3.4): in this ABI a
@@ -2060,6 +2110,53 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, M
 /* [DYN] Dynamic processes */
 
 /* [PART] Partitioned communication, one-sided large counts, MPI-4.1 buffers */
+int PMPI_Psend_init(const void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                   MPI_Comm comm, MPI_Info info, MPI_Request *request) DMPI_API;
+int PMPI_Precv_init(void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                   MPI_Comm comm, MPI_Info info, MPI_Request *request) DMPI_API;
+int PMPI_Pready(int partition, MPI_Request request) DMPI_API;
+int PMPI_Pready_range(int partition_low, int partition_high, MPI_Request request) DMPI_API;
+int PMPI_Pready_list(int length, int array_of_partitions[], MPI_Request request) DMPI_API;
+int PMPI_Parrived(MPI_Request request, int partition, int *flag) DMPI_API;
+int PMPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+              MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win) DMPI_API;
+int PMPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+              MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win) DMPI_API;
+int PMPI_Rput_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+               MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+               MPI_Request *request) DMPI_API;
+int PMPI_Rget_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+               MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+               MPI_Request *request) DMPI_API;
+int PMPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+                     MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                     MPI_Win win) DMPI_API;
+int PMPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                      int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype,
+                      MPI_Op op, MPI_Win win, MPI_Request *request) DMPI_API;
+int PMPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                         void *result_addr, MPI_Count result_count, MPI_Datatype result_datatype, int target_rank,
+                         MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                         MPI_Win win) DMPI_API;
+int PMPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                          void *result_addr, MPI_Count result_count, MPI_Datatype result_datatype, int target_rank,
+                          MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                          MPI_Win win, MPI_Request *request) DMPI_API;
+int PMPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+                     MPI_Win *win) DMPI_API;
+int PMPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+                       MPI_Win *win) DMPI_API;
+int PMPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+                              MPI_Win *win) DMPI_API;
+int PMPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp_unit, void *baseptr) DMPI_API;
+int PMPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size) DMPI_API;
+int PMPI_Comm_attach_buffer_c(MPI_Comm comm, void *buffer, MPI_Count size) DMPI_API;
+int PMPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size) DMPI_API;
+int PMPI_Comm_detach_buffer_c(MPI_Comm comm, void *buffer_addr, MPI_Count *size) DMPI_API;
+int PMPI_Comm_flush_buffer(MPI_Comm comm) DMPI_API;
+int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request) DMPI_API;
+int PMPI_Buffer_flush(void) DMPI_API;
+int PMPI_Buffer_iflush(MPI_Request *request) DMPI_API;
 
 /* [MISC] Handle conversion, Fortran types, status and request queries, error removal, hardware info */
 /* Handle conversion between C and Fortran (MPI-4.0 19.3.4): in this ABI a

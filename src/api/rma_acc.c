@@ -13,6 +13,10 @@ DMPI_ALIAS(Get_accumulate)
 DMPI_ALIAS(Rget_accumulate)
 DMPI_ALIAS(Fetch_and_op)
 DMPI_ALIAS(Compare_and_swap)
+DMPI_ALIAS(Accumulate_c)
+DMPI_ALIAS(Raccumulate_c)
+DMPI_ALIAS(Get_accumulate_c)
+DMPI_ALIAS(Rget_accumulate_c)
 
 /* A predefined op or MPI_REPLACE; MPI_NO_OP only where the target's data
  * is fetched, for it changes nothing. */
@@ -34,7 +38,7 @@ static int check_op(const char *fn, MPI_Op h, bool fetch, dmpi_op_t **op)
  * with data), and one op is defined on. A type without data, or no
  * element of it (count 0: nothing is combined, as MPICH and Open MPI
  * accept), goes with any. */
-static int check_basic(const char *fn, const dmpi_op_t *op, const dmpi_dtype_t *dt, int count, const char *what,
+static int check_basic(const char *fn, const dmpi_op_t *op, const dmpi_dtype_t *dt, MPI_Count count, const char *what,
                        MPI_Datatype *basic)
 {
     if (dt->size == 0 || count == 0)
@@ -76,8 +80,9 @@ typedef struct acc_args {
 
 /* Every check of Accumulate (fetch false: no result buffer) and
  * Get_accumulate, and of their R forms. */
-static int check_acc(const char *fn, const void *obuf, int ocount, MPI_Datatype otype, const void *rbuf, int rcount,
-                     MPI_Datatype rtype, bool fetch, int target, MPI_Aint tdisp, int tcount, MPI_Datatype ttype,
+static int check_acc(const char *fn, const void *obuf, MPI_Count ocount, MPI_Datatype otype, const void *rbuf,
+                     MPI_Count rcount, MPI_Datatype rtype, bool fetch, int target, MPI_Aint tdisp, MPI_Count tcount,
+                     MPI_Datatype ttype,
                      MPI_Op op, MPI_Win win, bool rform, MPI_Request *request, acc_args_t *a)
 {
     MPI_Datatype basic = MPI_DATATYPE_NULL;
@@ -103,8 +108,9 @@ static int check_acc(const char *fn, const void *obuf, int ocount, MPI_Datatype 
     return MPI_SUCCESS;
 }
 
-static int accumulate(const char *fn, const void *obuf, int ocount, MPI_Datatype otype, int target, MPI_Aint tdisp,
-                      int tcount, MPI_Datatype ttype, MPI_Op op, MPI_Win win, bool rform, MPI_Request *request)
+static int accumulate(const char *fn, const void *obuf, MPI_Count ocount, MPI_Datatype otype, int target,
+                      MPI_Aint tdisp, MPI_Count tcount, MPI_Datatype ttype, MPI_Op op, MPI_Win win, bool rform,
+                      MPI_Request *request)
 {
     acc_args_t a = {0};
     dmpi_request_t *r = NULL;
@@ -114,13 +120,14 @@ static int accumulate(const char *fn, const void *obuf, int ocount, MPI_Datatype
         return dmpi_api_win_error(a.w, fn, err);
     if (target == MPI_PROC_NULL)
         return dmpi_rma_proc_null(fn, a.w, rform ? request : NULL);
-    err = dmpi_rma_acc(obuf, ocount, a.odt, NULL, 0, a.tdt, target, tdisp, tcount, a.tdt, a.op, a.w,
+    err = dmpi_rma_acc(fn, obuf, ocount, a.odt, NULL, 0, a.tdt, target, tdisp, tcount, a.tdt, a.op, a.w,
                        rform ? &r : NULL);
     return dmpi_rma_return(fn, a.w, err, r, request);
 }
 
-static int get_accumulate(const char *fn, const void *obuf, int ocount, MPI_Datatype otype, void *rbuf, int rcount,
-                          MPI_Datatype rtype, int target, MPI_Aint tdisp, int tcount, MPI_Datatype ttype, MPI_Op op,
+static int get_accumulate(const char *fn, const void *obuf, MPI_Count ocount, MPI_Datatype otype, void *rbuf,
+                          MPI_Count rcount, MPI_Datatype rtype, int target, MPI_Aint tdisp, MPI_Count tcount,
+                          MPI_Datatype ttype, MPI_Op op,
                           MPI_Win win, bool rform, MPI_Request *request)
 {
     acc_args_t a = {0};
@@ -132,7 +139,7 @@ static int get_accumulate(const char *fn, const void *obuf, int ocount, MPI_Data
     if (target == MPI_PROC_NULL)
         return dmpi_rma_proc_null(fn, a.w, rform ? request : NULL);
     bool no_op = a.op->kind == DMPI_OP_NO_OP;
-    err = dmpi_rma_acc(no_op ? NULL : obuf, no_op ? 0 : ocount, a.odt, rbuf, rcount, a.rdt, target, tdisp, tcount,
+    err = dmpi_rma_acc(fn, no_op ? NULL : obuf, no_op ? 0 : ocount, a.odt, rbuf, rcount, a.rdt, target, tdisp, tcount,
                        a.tdt, a.op, a.w, rform ? &r : NULL);
     return dmpi_rma_return(fn, a.w, err, r, request);
 }
@@ -175,6 +182,46 @@ int PMPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype
                           win, true, request);
 }
 
+int PMPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+                      MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                      MPI_Win win)
+{
+    DMPI_API_ENTER;
+    return accumulate("MPI_Accumulate_c", origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                      target_count, target_datatype, op, win, false, NULL);
+}
+
+int PMPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                       int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype,
+                       MPI_Op op, MPI_Win win, MPI_Request *request)
+{
+    DMPI_API_ENTER;
+    return accumulate("MPI_Raccumulate_c", origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                      target_count, target_datatype, op, win, true, request);
+}
+
+int PMPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                          void *result_addr, MPI_Count result_count, MPI_Datatype result_datatype, int target_rank,
+                          MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                          MPI_Win win)
+{
+    DMPI_API_ENTER;
+    return get_accumulate("MPI_Get_accumulate_c", origin_addr, origin_count, origin_datatype, result_addr,
+                          result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op,
+                          win, false, NULL);
+}
+
+int PMPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                           void *result_addr, MPI_Count result_count, MPI_Datatype result_datatype, int target_rank,
+                           MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                           MPI_Win win, MPI_Request *request)
+{
+    DMPI_API_ENTER;
+    return get_accumulate("MPI_Rget_accumulate_c", origin_addr, origin_count, origin_datatype, result_addr,
+                          result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op,
+                          win, true, request);
+}
+
 int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank,
                       MPI_Aint target_disp, MPI_Op op, MPI_Win win)
 {
@@ -195,7 +242,7 @@ int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype d
     if (target_rank == MPI_PROC_NULL)
         return MPI_SUCCESS;
     bool no_op = o->kind == DMPI_OP_NO_OP;
-    err = dmpi_rma_acc(no_op ? NULL : origin_addr, no_op ? 0 : 1, dt, result_addr, 1, dt, target_rank, target_disp,
+    err = dmpi_rma_acc(fn, no_op ? NULL : origin_addr, no_op ? 0 : 1, dt, result_addr, 1, dt, target_rank, target_disp,
                        1, dt, o, w, NULL);
     return dmpi_rma_return(fn, w, err, NULL, NULL);
 }

@@ -28,10 +28,10 @@ int dmpi_check_win_rank(const char *fn, const dmpi_win_t *w, int rank, const cha
 int dmpi_check_win_disp(const char *fn, const dmpi_win_t *w, MPI_Aint disp);
 /* One side of an operation, what = "origin", "result" or "target": what_count
  * not negative (MPI_ERR_COUNT), what_datatype valid and committed (MPI_ERR_TYPE). */
-int dmpi_check_rma_type(const char *fn, int count, MPI_Datatype type, const char *what, dmpi_dtype_t **dt);
+int dmpi_check_rma_type(const char *fn, MPI_Count count, MPI_Datatype type, const char *what, dmpi_dtype_t **dt);
 /* what_addr holds count elements of dt: NULL only as MPI_BOTTOM, for a
  * derived type of absolute addresses, or for no data (MPI_ERR_BUFFER). */
-int dmpi_check_rma_buf(const char *fn, const void *buf, int count, const dmpi_dtype_t *dt, const char *what);
+int dmpi_check_rma_buf(const char *fn, const void *buf, MPI_Count count, const dmpi_dtype_t *dt, const char *what);
 /* assert holds only MPI_MODE_* bits of allowed (MPI_ERR_ASSERT). */
 int dmpi_check_assert(const char *fn, int assert, int allowed);
 

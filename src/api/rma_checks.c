@@ -33,10 +33,10 @@ int dmpi_check_win_disp(const char *fn, const dmpi_win_t *w, MPI_Aint disp)
     return dmpi_err(MPI_ERR_DISP, "%s: negative target_disp %ld", fn, (long)disp);
 }
 
-int dmpi_check_rma_type(const char *fn, int count, MPI_Datatype type, const char *what, dmpi_dtype_t **dt)
+int dmpi_check_rma_type(const char *fn, MPI_Count count, MPI_Datatype type, const char *what, dmpi_dtype_t **dt)
 {
     if (count < 0)
-        return dmpi_err(MPI_ERR_COUNT, "%s: negative %s_count %d", fn, what, count);
+        return dmpi_err(MPI_ERR_COUNT, "%s: negative %s_count %lld", fn, what, (long long)count);
     if ((*dt = dmpi_dtype_get(type))) {
         if ((*dt)->committed)
             return MPI_SUCCESS;
@@ -49,11 +49,11 @@ int dmpi_check_rma_type(const char *fn, int count, MPI_Datatype type, const char
 }
 
 /* The rule of api/checks.c's dmpi_check_buf. */
-int dmpi_check_rma_buf(const char *fn, const void *buf, int count, const dmpi_dtype_t *dt, const char *what)
+int dmpi_check_rma_buf(const char *fn, const void *buf, MPI_Count count, const dmpi_dtype_t *dt, const char *what)
 {
     if (buf || count == 0 || dt->size == 0 || !dt->predefined)
         return MPI_SUCCESS;
-    return dmpi_err(MPI_ERR_BUFFER, "%s: %s_addr is NULL but %s_count is %d of %s", fn, what, what, count,
+    return dmpi_err(MPI_ERR_BUFFER, "%s: %s_addr is NULL but %s_count is %lld of %s", fn, what, what, (long long)count,
                     dmpi_dtype_desc(dt));
 }
 

@@ -1,17 +1,22 @@
 /* Put and Get, and their request-based forms Rput and Rget. A target of
  * MPI_PROC_NULL is answered here: nothing moves, and an R form's request
- * is complete at once. */
+ * is complete at once. The int forms and the _c forms (MPI_Count counts) share
+ * one implementation each. */
 #include "api/rma_api.h"
 
 DMPI_ALIAS(Put)
 DMPI_ALIAS(Get)
 DMPI_ALIAS(Rput)
 DMPI_ALIAS(Rget)
+DMPI_ALIAS(Put_c)
+DMPI_ALIAS(Get_c)
+DMPI_ALIAS(Rput_c)
+DMPI_ALIAS(Rget_c)
 
 /* Both sides of a transfer, the target's place, and for an R form the
  * request pointer. */
-static int check_transfer(const char *fn, const void *obuf, int ocount, MPI_Datatype otype, int target,
-                          MPI_Aint tdisp, int tcount, MPI_Datatype ttype, MPI_Win win, bool rform,
+static int check_transfer(const char *fn, const void *obuf, MPI_Count ocount, MPI_Datatype otype, int target,
+                          MPI_Aint tdisp, MPI_Count tcount, MPI_Datatype ttype, MPI_Win win, bool rform,
                           MPI_Request *request, dmpi_win_t **w, dmpi_dtype_t **odt, dmpi_dtype_t **tdt)
 {
     int err;
@@ -25,8 +30,8 @@ static int check_transfer(const char *fn, const void *obuf, int ocount, MPI_Data
 }
 
 /* Put (write) or Get, and their R forms. */
-static int transfer(const char *fn, bool write, void *obuf, int ocount, MPI_Datatype otype, int target,
-                    MPI_Aint tdisp, int tcount, MPI_Datatype ttype, MPI_Win win, bool rform, MPI_Request *request)
+static int transfer(const char *fn, bool write, void *obuf, MPI_Count ocount, MPI_Datatype otype, int target,
+                    MPI_Aint tdisp, MPI_Count tcount, MPI_Datatype ttype, MPI_Win win, bool rform, MPI_Request *request)
 {
     dmpi_win_t *w = NULL;
     dmpi_dtype_t *odt, *tdt;
@@ -37,8 +42,8 @@ static int transfer(const char *fn, bool write, void *obuf, int ocount, MPI_Data
         return dmpi_api_win_error(w, fn, err);
     if (target == MPI_PROC_NULL)
         return dmpi_rma_proc_null(fn, w, rform ? request : NULL);
-    err = write ? dmpi_rma_put(obuf, ocount, odt, target, tdisp, tcount, tdt, w, rform ? &r : NULL)
-                : dmpi_rma_get(obuf, ocount, odt, target, tdisp, tcount, tdt, w, rform ? &r : NULL);
+    err = write ? dmpi_rma_put(fn, obuf, ocount, odt, target, tdisp, tcount, tdt, w, rform ? &r : NULL)
+                : dmpi_rma_get(fn, obuf, ocount, odt, target, tdisp, tcount, tdt, w, rform ? &r : NULL);
     return dmpi_rma_return(fn, w, err, r, request);
 }
 
@@ -73,5 +78,39 @@ int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
 {
     DMPI_API_ENTER;
     return transfer("MPI_Rget", false, origin_addr, origin_count, origin_datatype, target_rank,
+                    target_disp, target_count, target_datatype, win, true, request);
+}
+
+int PMPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+               MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win)
+{
+    DMPI_API_ENTER;
+    return transfer("MPI_Put_c", true, (void *)origin_addr, origin_count, origin_datatype, target_rank,
+                    target_disp, target_count, target_datatype, win, false, NULL);
+}
+
+int PMPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+               MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win)
+{
+    DMPI_API_ENTER;
+    return transfer("MPI_Get_c", false, origin_addr, origin_count, origin_datatype, target_rank,
+                    target_disp, target_count, target_datatype, win, false, NULL);
+}
+
+int PMPI_Rput_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+                MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+                MPI_Request *request)
+{
+    DMPI_API_ENTER;
+    return transfer("MPI_Rput_c", true, (void *)origin_addr, origin_count, origin_datatype, target_rank,
+                    target_disp, target_count, target_datatype, win, true, request);
+}
+
+int PMPI_Rget_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+                MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+                MPI_Request *request)
+{
+    DMPI_API_ENTER;
+    return transfer("MPI_Rget_c", false, origin_addr, origin_count, origin_datatype, target_rank,
                     target_disp, target_count, target_datatype, win, true, request);
 }

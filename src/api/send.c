@@ -180,12 +180,13 @@ int PMPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype type, int dest,
 static int buffer_attach(const char *fn, void *buffer, MPI_Count size)
 {
     int err = dmpi_check_init(fn);
-    if (!err && size < 0)
+    bool automatic = buffer == MPI_BUFFER_AUTOMATIC;    /* size is ignored */
+    if (!err && !automatic && size < 0)
         err = dmpi_err(MPI_ERR_ARG, "%s: negative buffer size %lld", fn, (long long)size);
     if (!err && !buffer && size > 0)
         err = dmpi_err(MPI_ERR_BUFFER, "%s: buffer is NULL but size is %lld", fn, (long long)size);
     if (!err)
-        err = dmpi_buffer_attach(buffer, (size_t)size);
+        err = dmpi_buffer_attach(buffer, automatic ? 0 : (size_t)size);
     return err ? dmpi_api_error(NULL, fn, err) : MPI_SUCCESS;
 }
 

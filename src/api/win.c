@@ -13,6 +13,9 @@ DMPI_ALIAS(Win_allocate)
 DMPI_ALIAS(Win_allocate_shared)
 DMPI_ALIAS(Win_create_dynamic)
 DMPI_ALIAS(Win_free)
+DMPI_ALIAS(Win_create_c)
+DMPI_ALIAS(Win_allocate_c)
+DMPI_ALIAS(Win_allocate_shared_c)
 
 /* What every creating call takes: an intracommunicator, an info object or
  * MPI_INFO_NULL, and somewhere to put the window. */
@@ -29,12 +32,12 @@ static int check_create(const char *fn, MPI_Info info, MPI_Comm comm, MPI_Win *w
     return MPI_SUCCESS;
 }
 
-static int check_size(const char *fn, MPI_Aint size, int disp_unit)
+static int check_size(const char *fn, MPI_Aint size, MPI_Aint disp_unit)
 {
     if (size < 0)
         return dmpi_err(MPI_ERR_SIZE, "%s: negative size %ld", fn, (long)size);
     if (disp_unit <= 0)
-        return dmpi_err(MPI_ERR_DISP, "%s: disp_unit %d is not positive", fn, disp_unit);
+        return dmpi_err(MPI_ERR_DISP, "%s: disp_unit %ld is not positive", fn, (long)disp_unit);
     return MPI_SUCCESS;
 }
 
@@ -62,10 +65,10 @@ static int hand_out(const char *fn, dmpi_comm_t *c, int err, dmpi_win_t *w, MPI_
     return MPI_SUCCESS;
 }
 
-int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win)
+/* Win_create and Win_create_c. */
+static int create(const char *fn, void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+                  MPI_Win *win)
 {
-    DMPI_API_ENTER;
-    const char *fn = "MPI_Win_create";
     dmpi_comm_t *c = NULL, *dup;
     dmpi_info_t *i;
     dmpi_win_t *w = NULL;
@@ -78,7 +81,19 @@ int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI
     return hand_out(fn, c, err, w, win);
 }
 
-static int allocate(const char *fn, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, bool shared,
+int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win)
+{
+    DMPI_API_ENTER;
+    return create("MPI_Win_create", base, size, disp_unit, info, comm, win);
+}
+
+int PMPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win)
+{
+    DMPI_API_ENTER;
+    return create("MPI_Win_create_c", base, size, disp_unit, info, comm, win);
+}
+
+static int allocate(const char *fn, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, bool shared,
                     void *baseptr, MPI_Win *win)
 {
     dmpi_comm_t *c = NULL, *dup;
@@ -104,6 +119,20 @@ int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Co
 {
     DMPI_API_ENTER;
     return allocate("MPI_Win_allocate_shared", size, disp_unit, info, comm, true, baseptr, win);
+}
+
+int PMPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+                        MPI_Win *win)
+{
+    DMPI_API_ENTER;
+    return allocate("MPI_Win_allocate_c", size, disp_unit, info, comm, false, baseptr, win);
+}
+
+int PMPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+                               MPI_Win *win)
+{
+    DMPI_API_ENTER;
+    return allocate("MPI_Win_allocate_shared_c", size, disp_unit, info, comm, true, baseptr, win);
 }
 
 int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)

@@ -9,7 +9,8 @@
  * collective context. Negative, so that they never meet the user's tag of
  * MPI_Comm_create_group, which travels there too. (-1 is MPI_ANY_TAG.)
  * Fixed tags take -2 .. -15; schedules (coll/sched.c) take one each from
- * DMPI_TAG_SCHED_FIRST down, so the two never meet. */
+ * DMPI_TAG_SCHED_FIRST down, so the two never meet. Partitioned point-to-point
+ * takes -0x0f000000 and everything below -0x10000000 (p2p/part.h). */
 enum {
     DMPI_TAG_CTXID = -3,         /* the two leaders of an intercommunicator construction */
     DMPI_TAG_SCHED_FIRST = -16,

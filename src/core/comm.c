@@ -77,6 +77,8 @@ static void destroy(dmpi_comm_t *c)
     if (c->coll_state && dmpi_comm_coll_free_hook)
         dmpi_comm_coll_free_hook(c);
     c->coll_state = NULL;
+    free(c->bsend_buf);
+    c->bsend_buf = NULL;
     free(c->layout);
     c->layout = NULL;
     dmpi_info_drop(c->hints);

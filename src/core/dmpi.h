@@ -233,6 +233,8 @@ typedef struct dmpi_comm {
      * collective one. NULL: messages go unsequenced (a temporary
      * communicator of MPI_Comm_create_group, whose ranks number a subgroup). */
     uint32_t *seq_out;
+    struct dmpi_bbuf *bsend_buf; /* MPI_Comm_attach_buffer's (p2p/bsend.c): one malloc'd block, idle once
+                                  * the last reference goes (its sends and flushes hold references) */
     char name[MPI_MAX_OBJECT_NAME];
 } dmpi_comm_t;
 

@@ -73,7 +73,8 @@ int dmpi_dtype_f90(const char *fn, int combiner, int p, int r, MPI_Datatype *out
     if (combiner == MPI_COMBINER_F90_INTEGER)
         ints[0] = r, nints = 1;
     dmpi_dtype_t *dt;
-    int err = dmpi_dtype_create_as(dmpi_dtype_get(basic), combiner, nints, ints, 0, NULL, 0, NULL, &dt);
+    dmpi_dtype_args_t a = {.nints = nints, .ints = ints};
+    int err = dmpi_dtype_create_as(dmpi_dtype_get(basic), combiner, &a, &dt);
     if (err != MPI_SUCCESS)
         return err;
     dt->committed = true;

@@ -1,63 +1,166 @@
-/* Buffered sends. Each message in flight holds a region of the attached
- * buffer (a small header, then the packed data); regions are kept in address
- * order and placed first-fit. The header is far below MPI_BSEND_OVERHEAD. */
+/* Buffered sends. Each message in flight holds a region of a buffer (a
+ * small header, then the packed data). In a buffer the program attached,
+ * regions are kept in address order and placed first-fit; the header is far
+ * below MPI_BSEND_OVERHEAD. An MPI_BUFFER_AUTOMATIC buffer gives each
+ * message a region of its own from malloc. A send uses its communicator's
+ * buffer if one is attached (MPI_Comm_attach_buffer), else the process's.
+ * Regions are numbered per buffer, so a flush waits for exactly the
+ * messages that were in the buffer when it was called. */
 #include "p2p/bsend.h"
 #include "p2p/p2p.h"
+#include <stdlib.h>
 #include <string.h>
 
+typedef struct dmpi_bbuf bbuf_t;
 
 typedef struct region {
     struct region *next;
+    bbuf_t *owner;
+    uint64_t seq;                /* the message's number in its buffer */
     size_t size;                 /* header and data, rounded up */
     char data[] __attribute__((aligned(16)));
 } region_t;
 
-static char *base;
-static size_t cap;
-static region_t *used;           /* in address order */
+/* A nonblocking flush: complete once no region numbered below seq is left. */
+typedef struct flush {
+    struct flush *next;
+    dmpi_request_t *req;
+    uint64_t seq;
+} flush_t;
+
+struct dmpi_bbuf {
+    char *base;                  /* the program's buffer (NULL if automatic) */
+    size_t cap;
+    bool automatic;
+    size_t auto_size;            /* the size given with MPI_BUFFER_AUTOMATIC, returned by detach */
+    region_t *used;              /* program's buffer: in address order; automatic: newest first */
+    uint64_t next_seq;
+    flush_t *flushes;
+};
+
+static bbuf_t *proc_buf;         /* MPI_Buffer_attach's */
+static size_t in_flight;         /* regions of every buffer, for MPI_Finalize */
 
 #define ROUND16(n) (((n) + 15) & ~(size_t)15)
 
-int dmpi_buffer_attach(void *buf, size_t size)
+static bbuf_t **slot(dmpi_comm_t *c) { return c ? &c->obj->bsend_buf : &proc_buf; }
+
+static const char *whose(const dmpi_comm_t *c) { return c ? "the communicator" : "the process"; }
+
+int dmpi_buffer_attach_to(const char *fn, dmpi_comm_t *c, void *buf, size_t size)
 {
-    if (base)
-        return dmpi_err(MPI_ERR_BUFFER, "MPI_Buffer_attach: a buffer is already attached (detach it first)");
-    base = (char *)buf;
-    cap = size;
-    used = NULL;
+    bbuf_t **s = slot(c);
+    if (*s)
+        return dmpi_err(MPI_ERR_BUFFER, "%s: a buffer is already attached to %s (detach it first)", fn, whose(c));
+    bbuf_t *b = calloc(1, sizeof *b);
+    if (!b)
+        return dmpi_err(MPI_ERR_NO_MEM, "out of memory attaching a buffer");
+    if (buf == MPI_BUFFER_AUTOMATIC) {
+        b->automatic = true;
+        b->auto_size = size;
+    } else {
+        b->base = buf;
+        b->cap = size;
+    }
+    *s = b;
     return MPI_SUCCESS;
 }
 
-static bool nothing_in_flight(void *arg)
-{
-    (void)arg;
-    return used == NULL;
-}
+static bool buffer_empty(void *arg) { return ((bbuf_t *)arg)->used == NULL; }
 
-size_t dmpi_buffer_attached_size(void) { return base ? cap : 0; }
-
-int dmpi_buffer_detach(void *addr_out, size_t *size_out)
+int dmpi_buffer_detach_from(dmpi_comm_t *c, void *addr_out, size_t *size_out)
 {
-    if (!base) {
+    bbuf_t **s = slot(c), *b = *s;
+    if (!b) {
         *(void **)addr_out = NULL;
         *size_out = 0;
         return MPI_SUCCESS;
     }
-    dmpi_progress_until(nothing_in_flight, NULL);
-    *(void **)addr_out = base;
-    *size_out = cap;
-    base = NULL;
-    cap = 0;
+    dmpi_progress_until(buffer_empty, b);
+    *(void **)addr_out = b->automatic ? MPI_BUFFER_AUTOMATIC : b->base;
+    *size_out = b->automatic ? b->auto_size : b->cap;
+    *s = NULL;
+    free(b);
     return MPI_SUCCESS;
 }
 
-static region_t *place(size_t need)
+int dmpi_buffer_attach(void *buf, size_t size) { return dmpi_buffer_attach_to("MPI_Buffer_attach", NULL, buf, size); }
+
+int dmpi_buffer_detach(void *addr_out, size_t *size_out) { return dmpi_buffer_detach_from(NULL, addr_out, size_out); }
+
+size_t dmpi_buffer_attached_size(void)
 {
-    char *start = base + ((16 - ((uintptr_t)base & 15)) & 15);
-    char *end = base + cap;
+    const bbuf_t *b = proc_buf;
+    return !b ? 0 : b->automatic ? b->auto_size : b->cap;
+}
+
+int dmpi_buffer_flush(dmpi_comm_t *c)
+{
+    bbuf_t *b = *slot(c);
+    if (b)
+        dmpi_progress_until(buffer_empty, b);
+    return MPI_SUCCESS;
+}
+
+/* Whether a region numbered below seq is still in b. */
+static bool older_in_flight(const bbuf_t *b, uint64_t seq)
+{
+    for (const region_t *r = b->used; r; r = r->next)
+        if (r->seq < seq)
+            return true;
+    return false;
+}
+
+int dmpi_buffer_iflush(dmpi_comm_t *c, dmpi_request_t **out)
+{
+    bbuf_t *b = *slot(c);
+    dmpi_request_t *r = dmpi_req_alloc(DMPI_REQ_BFLUSH);
+    if (!r)
+        return dmpi_err(MPI_ERR_NO_MEM, "out of request objects");
+    dmpi_req_set_empty_status(r, MPI_SUCCESS);
+    if (!b || !b->used) {
+        r->done = 1;
+        *out = r;
+        return MPI_SUCCESS;
+    }
+    flush_t *f = malloc(sizeof *f);
+    if (!f) {
+        dmpi_req_free(r);
+        return dmpi_err(MPI_ERR_NO_MEM, "out of memory for a buffer flush");
+    }
+    if (c) {                     /* the communicator, and so its buffer, stays while the flush waits */
+        r->comm = c;
+        dmpi_req_hold_comm(r);
+    }
+    *f = (flush_t){b->flushes, r, b->next_seq};
+    b->flushes = f;
+    *out = r;
+    return MPI_SUCCESS;
+}
+
+/* A region left b: completes the flushes that waited for it. */
+static void settle_flushes(bbuf_t *b)
+{
+    for (flush_t **link = &b->flushes; *link;) {
+        flush_t *f = *link;
+        if (older_in_flight(b, f->seq)) {
+            link = &f->next;
+            continue;
+        }
+        *link = f->next;
+        dmpi_req_complete(f->req);
+        free(f);
+    }
+}
+
+/* First fit in the program's buffer, keeping address order. */
+static region_t *place(bbuf_t *b, size_t need)
+{
+    char *start = b->base + ((16 - ((uintptr_t)b->base & 15)) & 15);
+    char *end = b->base + b->cap;
     char *cursor = start;
-    region_t **link = &used;
-    for (region_t *r = used; r; link = &r->next, r = r->next) {
+    region_t **link = &b->used;
+    for (region_t *r = b->used; r; link = &r->next, r = r->next) {
         if ((size_t)((char *)r - cursor) >= need)
             break;
         cursor = (char *)r + r->size;
@@ -71,25 +174,46 @@ static region_t *place(size_t need)
     return n;
 }
 
-static region_t *alloc_region(size_t bytes)
+static region_t *alloc_region(bbuf_t *b, size_t bytes)
 {
     size_t need = ROUND16(sizeof(region_t) + bytes);
-    region_t *r = place(need);
-    /* Space held by messages still in flight frees as they complete. */
-    for (int tries = 0; !r && used && tries < 10000; tries++) {
-        dmpi_progress();
-        r = place(need);
+    region_t *r = NULL;
+    if (b->automatic) {
+        if ((r = aligned_alloc(16, need))) {
+            r->size = need;
+            r->next = b->used;
+            b->used = r;
+        }
+    } else {
+        r = place(b, need);
+        /* Space held by messages still in flight frees as they complete. */
+        for (int tries = 0; !r && b->used && tries < 10000; tries++) {
+            dmpi_progress();
+            r = place(b, need);
+        }
+    }
+    if (r) {
+        r->owner = b;
+        r->seq = b->next_seq++;
+        in_flight++;
     }
     return r;
 }
 
 void dmpi_bsend_release(void *region)
 {
-    for (region_t **link = &used; *link; link = &(*link)->next)
-        if (*link == region) {
-            *link = ((region_t *)region)->next;
-            return;
+    region_t *r = region;
+    bbuf_t *b = r->owner;
+    for (region_t **link = &b->used; *link; link = &(*link)->next)
+        if (*link == r) {
+            *link = r->next;
+            break;
         }
+    in_flight--;
+    if (b->automatic)
+        free(r);
+    if (b->flushes)
+        settle_flushes(b);
 }
 
 int dmpi_bsend(const void *buf, MPI_Count count, dmpi_dtype_t *dt, int dest, int tag, dmpi_comm_t *c)
@@ -97,12 +221,16 @@ int dmpi_bsend(const void *buf, MPI_Count count, dmpi_dtype_t *dt, int dest, int
     if (dest == MPI_PROC_NULL)
         return MPI_SUCCESS;
     size_t bytes = (size_t)count * dt->size;
-    region_t *r = base ? alloc_region(bytes) : NULL;
+    bbuf_t *b = c->obj->bsend_buf ? c->obj->bsend_buf : proc_buf;
+    region_t *r = b ? alloc_region(b, bytes) : NULL;
+    if (!r && b && b->automatic)
+        return dmpi_err(MPI_ERR_NO_MEM, "buffered send of %zu bytes: out of memory for its automatic buffer", bytes);
     if (!r)
         return dmpi_err(MPI_ERR_BUFFER,
-                        "buffered send of %zu bytes does not fit in the attached buffer (%zu bytes%s); "
+                        "buffered send of %zu bytes does not fit in the %s buffer (%zu bytes%s); "
                         "attach a larger one, counting MPI_BSEND_OVERHEAD per message",
-                        bytes, cap, base ? "" : ": none attached");
+                        bytes, b == proc_buf ? "attached" : "communicator's", b ? b->cap : 0,
+                        b ? "" : ": none attached");
     dmpi_dtype_pack(dt, (size_t)count, buf, r->data);
     dmpi_request_t *s = dmpi_req_alloc(DMPI_REQ_SEND);
     if (!s) {
@@ -123,8 +251,14 @@ int dmpi_bsend_start(dmpi_request_t *p)
     return err;
 }
 
+static bool nothing_in_flight(void *arg)
+{
+    (void)arg;
+    return in_flight == 0;
+}
+
 void dmpi_bsend_finalize(void)
 {
-    if (used)
+    if (in_flight)
         dmpi_progress_until(nothing_in_flight, NULL);
 }

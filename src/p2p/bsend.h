@@ -1,10 +1,25 @@
-/* Buffered sends: the user's attached buffer, carved into one region per
- * message in flight. */
+/* Buffered sends: the user's attached buffers, carved into one region per
+ * message in flight. A communicator's own buffer (MPI_Comm_attach_buffer)
+ * serves its buffered sends; the process's (MPI_Buffer_attach) the rest.
+ * Either may be MPI_BUFFER_AUTOMATIC: each message then gets memory of its
+ * own, as large as it needs. */
 #ifndef DMPI_BSEND_H
 #define DMPI_BSEND_H
 
 #include "p2p/request.h"
 
+/* The process's buffer (c NULL) or c's. Attaching where one is attached
+ * is MPI_ERR_BUFFER. Detach waits for the messages in flight and returns
+ * what was attached (MPI_BUFFER_AUTOMATIC and the size given with it, or
+ * NULL and 0 when nothing was). */
+int dmpi_buffer_attach_to(const char *fn, dmpi_comm_t *c, void *buf, size_t size);
+int dmpi_buffer_detach_from(dmpi_comm_t *c, void *addr_out, size_t *size_out);
+/* Waits until the messages in the buffer have left it (MPI_Buffer_flush,
+ * MPI_Comm_flush_buffer); the i-form hands out a request that completes then. */
+int dmpi_buffer_flush(dmpi_comm_t *c);
+int dmpi_buffer_iflush(dmpi_comm_t *c, dmpi_request_t **out);
+
+/* The process's buffer, as MPI_Buffer_attach/detach take it. */
 int dmpi_buffer_attach(void *buf, size_t size);
 int dmpi_buffer_detach(void *addr_out, size_t *size_out);   /* waits for messages in flight */
 size_t dmpi_buffer_attached_size(void);                     /* 0 when none is attached */

@@ -2,6 +2,7 @@
  * composite requests behind MPI_Isendrecv(_replace). */
 #include "p2p/p2p.h"
 #include "p2p/bsend.h"
+#include "p2p/part.h"
 
 
 /* A composite's status is its receive's; its error the first of the two. */
@@ -35,6 +36,8 @@ int dmpi_req_release(dmpi_request_t *r)
 {
     if (r->kind == DMPI_REQ_GREQ)
         return dmpi_greq_release(r);
+    if (r->kind == DMPI_REQ_PART)
+        return dmpi_part_release(r);
     if (r->kind == DMPI_REQ_COMPOSITE && !dmpi_req_is_done(r)) {
         /* The parts free themselves as they complete. */
         for (int i = 0; i < 2; i++) {
@@ -87,6 +90,8 @@ int dmpi_wait(dmpi_request_t *r, MPI_Request *handle, MPI_Status *st)
 
 int dmpi_start(dmpi_request_t *r)
 {
+    if (r->kind == DMPI_REQ_PART)
+        return dmpi_part_start(r);
     r->active = 1;
     if (r->kind == DMPI_REQ_RECV)
         return dmpi_start_recv(r);

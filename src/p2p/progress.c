@@ -78,6 +78,15 @@ static void describe(const dmpi_request_t *r, char *buf, size_t len)
         snprintf(buf, len, "a one-sided operation (its target may not be calling MPI to serve it)");
         return;
     }
+    if (r->kind == DMPI_REQ_BFLUSH) {
+        snprintf(buf, len, "a flush of a buffer of buffered sends (their receivers may not have received them)");
+        return;
+    }
+    if (r->kind == DMPI_REQ_PART) {
+        snprintf(buf, len, "a partitioned operation with rank %d, tag %d (its partner may not have started it, "
+                 "or a partition is not marked ready)", r->rank, r->tag);
+        return;
+    }
     if (r->kind == DMPI_REQ_COLL) {
         snprintf(buf, len, "a collective operation (its other ranks may not have called it yet)");
         return;

@@ -16,6 +16,8 @@ typedef enum {
     DMPI_REQ_COLL,          /* a collective's schedule (coll/sched.c) completes it */
     DMPI_REQ_GREQ,          /* generalized: the program completes it (p2p/grequest.c) */
     DMPI_REQ_RMA,           /* an R-form one-sided operation: rma/ completes it */
+    DMPI_REQ_PART,          /* partitioned send or receive (p2p/partitioned.c) */
+    DMPI_REQ_BFLUSH,        /* MPI_Buffer_iflush / MPI_Comm_iflush_buffer (p2p/bsend.c) */
 } dmpi_req_kind_t;
 
 /* Send modes */
@@ -79,6 +81,7 @@ typedef struct dmpi_request {
     void *coll_copy;             /* DMPI_REQ_COLL only: the copy of an aliased sendbuf the collective
                                   * reads (api/coll_alias.c); freed at completion, or with the request */
     struct dmpi_greq *greq;      /* generalized request: the program's callbacks */
+    struct dmpi_part *part;      /* partitioned request: its partitions (p2p/partitioned.c) */
 
     /* Not cleared by dmpi_req_alloc: whoever reads them sets them first. */
     dmpi_hdr_t hdr;              /* send: the match header the message carries */

@@ -49,8 +49,8 @@ static int resolve(struct rma_state *st, const char *fn, int target, MPI_Aint td
     int64_t from = (int64_t)t->addr + t->lo;
     if (from < 0 || (uint64_t)from + t->span > (uint64_t)st->peers[target].size)
         return dmpi_err(MPI_ERR_RMA_RANGE, "%s: target bytes [%ld, %ld) lie outside the %ld bytes of rank %d's "
-                        "window (target_disp %ld, disp_unit %d)", fn, (long)from, (long)(from + (int64_t)t->span),
-                        (long)st->peers[target].size, target, (long)tdisp, st->peers[target].disp_unit);
+                        "window (target_disp %ld, disp_unit %ld)", fn, (long)from, (long)(from + (int64_t)t->span),
+                        (long)st->peers[target].size, target, (long)tdisp, (long)st->peers[target].disp_unit);
     return MPI_SUCCESS;
 }
 
@@ -217,10 +217,9 @@ static int move_direct(struct rma_state *st, const char *fn, bool write, void *o
     return MPI_SUCCESS;
 }
 
-int dmpi_rma_put(const void *obuf, int ocount, dmpi_dtype_t *odt, int target, MPI_Aint tdisp, int tcount,
-                 dmpi_dtype_t *tdt, dmpi_win_t *w, dmpi_request_t **req)
+int rma_put(const char *fn, const void *obuf, int ocount, dmpi_dtype_t *odt, int target, MPI_Aint tdisp, int tcount,
+            dmpi_dtype_t *tdt, dmpi_win_t *w, dmpi_request_t **req)
 {
-    const char *fn = req ? "MPI_Rput" : "MPI_Put";
     dmpi_pv.rma_puts++;
     struct rma_state *st = w->st;
     target_ref_t t;
@@ -241,10 +240,9 @@ int dmpi_rma_put(const void *obuf, int ocount, dmpi_dtype_t *odt, int target, MP
     return err;
 }
 
-int dmpi_rma_get(void *obuf, int ocount, dmpi_dtype_t *odt, int target, MPI_Aint tdisp, int tcount,
-                 dmpi_dtype_t *tdt, dmpi_win_t *w, dmpi_request_t **req)
+int rma_get(const char *fn, void *obuf, int ocount, dmpi_dtype_t *odt, int target, MPI_Aint tdisp, int tcount,
+            dmpi_dtype_t *tdt, dmpi_win_t *w, dmpi_request_t **req)
 {
-    const char *fn = req ? "MPI_Rget" : "MPI_Get";
     dmpi_pv.rma_gets++;
     struct rma_state *st = w->st;
     target_ref_t t;
@@ -331,12 +329,10 @@ static int acc_cma(struct rma_state *st, int local, const void *obuf, int ocount
     return MPI_SUCCESS;
 }
 
-int dmpi_rma_acc(const void *obuf, int ocount, dmpi_dtype_t *odt, void *rbuf, int rcount, dmpi_dtype_t *rdt,
-                 int target, MPI_Aint tdisp, int tcount, dmpi_dtype_t *tdt, struct dmpi_op *op, dmpi_win_t *w,
-                 dmpi_request_t **req)
+int rma_acc(const char *fn, const void *obuf, int ocount, dmpi_dtype_t *odt, void *rbuf, int rcount, dmpi_dtype_t *rdt,
+            int target, MPI_Aint tdisp, int tcount, dmpi_dtype_t *tdt, struct dmpi_op *op, dmpi_win_t *w,
+            dmpi_request_t **req)
 {
-    const char *fn = rbuf ? (req ? "MPI_Rget_accumulate" : "MPI_Get_accumulate")
-                          : (req ? "MPI_Raccumulate" : "MPI_Accumulate");
     dmpi_pv.rma_accs++;
     struct rma_state *st = w->st;
     target_ref_t t;

@@ -26,7 +26,8 @@ typedef struct dmpi_win {
     int model;                   /* MPI_WIN_UNIFIED */
     void *base;                  /* this rank's memory (NULL for dynamic windows) */
     MPI_Aint size;
-    int disp_unit;
+    MPI_Aint disp_unit;
+    int disp_unit_attr;          /* the MPI_WIN_DISP_UNIT attribute (an int): disp_unit, at most INT_MAX */
     dmpi_comm_t *comm;           /* the private duplicate; its group is the window's */
     MPI_Errhandler errhandler;
     struct dmpi_attr *attrs;     /* cached attributes (core/attr.c, kind DMPI_ATTR_WIN) */
@@ -41,11 +42,11 @@ dmpi_win_t *dmpi_win_get(MPI_Win h);
 /* ---- creation and destruction (collective over comm) ----------------------
  * comm is a private duplicate the caller made of the user's communicator;
  * the window takes it over (and frees it on failure). */
-int dmpi_win_create(void *base, MPI_Aint size, int disp_unit, struct dmpi_info *info, dmpi_comm_t *comm,
+int dmpi_win_create(void *base, MPI_Aint size, MPI_Aint disp_unit, struct dmpi_info *info, dmpi_comm_t *comm,
                     dmpi_win_t **out);
 /* Win_allocate (shared false) and Win_allocate_shared: *(void **)baseptr
  * gets this rank's memory. */
-int dmpi_win_allocate(MPI_Aint size, int disp_unit, struct dmpi_info *info, dmpi_comm_t *comm, bool shared,
+int dmpi_win_allocate(MPI_Aint size, MPI_Aint disp_unit, struct dmpi_info *info, dmpi_comm_t *comm, bool shared,
                       void *baseptr, dmpi_win_t **out);
 int dmpi_win_create_dynamic(struct dmpi_info *info, dmpi_comm_t *comm, dmpi_win_t **out);
 /* MPI_Win_free: waits until no one needs this rank's memory, then frees. */
@@ -54,7 +55,7 @@ int dmpi_win_free(dmpi_win_t *w);
 int dmpi_win_attach(dmpi_win_t *w, void *base, MPI_Aint size);
 int dmpi_win_detach(dmpi_win_t *w, const void *base);
 /* rank may be MPI_PROC_NULL: the lowest rank with a non-empty part. */
-int dmpi_win_shared_query(dmpi_win_t *w, int rank, MPI_Aint *size, int *disp_unit, void *baseptr);
+int dmpi_win_shared_query(dmpi_win_t *w, int rank, MPI_Aint *size, MPI_Aint *disp_unit, void *baseptr);
 
 /* Info: set keeps the keys the window understands; get returns a new
  * info object with every key and its current value. */
@@ -65,17 +66,19 @@ int dmpi_win_get_info(dmpi_win_t *w, struct dmpi_info **out);
  * target is a rank of the window's group (never MPI_PROC_NULL: the api
  * layer answers those). req is NULL for the plain forms; for the R forms
  * it gets a request that completes when the operation is locally complete
- * (Rget, Rget_accumulate: the result is in place). */
-int dmpi_rma_put(const void *obuf, int ocount, dmpi_dtype_t *odt, int target, MPI_Aint tdisp, int tcount,
-                 dmpi_dtype_t *tdt, dmpi_win_t *w, dmpi_request_t **req);
-int dmpi_rma_get(void *obuf, int ocount, dmpi_dtype_t *odt, int target, MPI_Aint tdisp, int tcount,
-                 dmpi_dtype_t *tdt, dmpi_win_t *w, dmpi_request_t **req);
+ * (Rget, Rget_accumulate: the result is in place). Counts above INT_MAX
+ * (the _c forms) move as one element of a derived type holding them all
+ * (rma/widen.c). fn names the call in messages. */
+int dmpi_rma_put(const char *fn, const void *obuf, MPI_Count ocount, dmpi_dtype_t *odt, int target, MPI_Aint tdisp,
+                 MPI_Count tcount, dmpi_dtype_t *tdt, dmpi_win_t *w, dmpi_request_t **req);
+int dmpi_rma_get(const char *fn, void *obuf, MPI_Count ocount, dmpi_dtype_t *odt, int target, MPI_Aint tdisp,
+                 MPI_Count tcount, dmpi_dtype_t *tdt, dmpi_win_t *w, dmpi_request_t **req);
 /* Accumulate and Get_accumulate (rbuf NULL: no result). op is predefined,
  * MPI_REPLACE or MPI_NO_OP; the api layer checked that both types are built
  * of one predefined type that op accepts. */
-int dmpi_rma_acc(const void *obuf, int ocount, dmpi_dtype_t *odt, void *rbuf, int rcount, dmpi_dtype_t *rdt,
-                 int target, MPI_Aint tdisp, int tcount, dmpi_dtype_t *tdt, struct dmpi_op *op, dmpi_win_t *w,
-                 dmpi_request_t **req);
+int dmpi_rma_acc(const char *fn, const void *obuf, MPI_Count ocount, dmpi_dtype_t *odt, void *rbuf, MPI_Count rcount,
+                 dmpi_dtype_t *rdt, int target, MPI_Aint tdisp, MPI_Count tcount, dmpi_dtype_t *tdt,
+                 struct dmpi_op *op, dmpi_win_t *w, dmpi_request_t **req);
 int dmpi_rma_cas(const void *obuf, const void *cbuf, void *rbuf, dmpi_dtype_t *dt, int target, MPI_Aint tdisp,
                  dmpi_win_t *w);
 

@@ -107,7 +107,7 @@ static_assert(sizeof(rma_ctl_t) == 64, "one cache line per rank");
 typedef struct rma_peer {
     uint64_t base;               /* its memory, in its own address space */
     MPI_Aint size;
-    int disp_unit;
+    MPI_Aint disp_unit;
     void *shared;                /* shared windows: its memory mapped here */
 } rma_peer_t;
 
@@ -234,6 +234,15 @@ void rma_ctl_unlock(rma_ctl_t *c, int type);
 /* Around every accumulate on rank's memory (no-ops without ctl). */
 void rma_acc_lock(struct rma_state *st, int rank);
 void rma_acc_unlock(struct rma_state *st, int rank);
+
+/* ---- ops.c: the operations, counts of at most INT_MAX (widen.c calls them) --- */
+int rma_put(const char *fn, const void *obuf, int ocount, dmpi_dtype_t *odt, int target, MPI_Aint tdisp, int tcount,
+            dmpi_dtype_t *tdt, dmpi_win_t *w, dmpi_request_t **req);
+int rma_get(const char *fn, void *obuf, int ocount, dmpi_dtype_t *odt, int target, MPI_Aint tdisp, int tcount,
+            dmpi_dtype_t *tdt, dmpi_win_t *w, dmpi_request_t **req);
+int rma_acc(const char *fn, const void *obuf, int ocount, dmpi_dtype_t *odt, void *rbuf, int rcount, dmpi_dtype_t *rdt,
+            int target, MPI_Aint tdisp, int tcount, dmpi_dtype_t *tdt, struct dmpi_op *op, dmpi_win_t *w,
+            dmpi_request_t **req);
 
 /* ---- window list (win.c) ----------------------------------------------------- */
 extern struct rma_state *rma_windows;

@@ -9,6 +9,7 @@
 #include "core/info.h"
 #include "core/objtable.h"
 #include "p2p/p2p.h"
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,8 +81,9 @@ static dmpi_win_t *win_new(dmpi_comm_t *comm, int flavor)
 typedef struct published {
     uint64_t base;
     int64_t size;
-    int32_t disp_unit;
-    int32_t err;                 /* this rank's creation failed with this error class */
+    int64_t disp_unit;
+    int32_t err;
+    int32_t unused;                 /* this rank's creation failed with this error class */
 } published_t;
 
 /* Exchanges every rank's part; MPI_ERR_* of the first rank that failed
@@ -89,7 +91,7 @@ typedef struct published {
 static int publish(dmpi_win_t *w, int mine)
 {
     struct rma_state *st = w->st;
-    published_t me = {(uint64_t)(uintptr_t)w->base, w->size, w->disp_unit, mine}, *all = NULL;
+    published_t me = {(uint64_t)(uintptr_t)w->base, w->size, w->disp_unit, mine, 0}, *all = NULL;
     int err = MPI_SUCCESS;
     if (!(all = malloc((size_t)st->size * sizeof *all)))
         return dmpi_err(MPI_ERR_NO_MEM, "window creation: out of memory");   /* the job cannot agree: fatal later */
@@ -169,7 +171,7 @@ static int out_of_memory(dmpi_comm_t *comm)
     return dmpi_err(MPI_ERR_NO_MEM, "window creation: out of memory");
 }
 
-int dmpi_win_create(void *base, MPI_Aint size, int disp_unit, struct dmpi_info *info, dmpi_comm_t *comm,
+int dmpi_win_create(void *base, MPI_Aint size, MPI_Aint disp_unit, struct dmpi_info *info, dmpi_comm_t *comm,
                     dmpi_win_t **out)
 {
     dmpi_win_t *w = win_new(comm, MPI_WIN_FLAVOR_CREATE);
@@ -178,10 +180,11 @@ int dmpi_win_create(void *base, MPI_Aint size, int disp_unit, struct dmpi_info *
     w->base = base;
     w->size = size;
     w->disp_unit = disp_unit;
+    w->disp_unit_attr = disp_unit > INT_MAX ? INT_MAX : (int)disp_unit;
     return finish_create(w, info, rma_shm_plan(w, info), out);
 }
 
-int dmpi_win_allocate(MPI_Aint size, int disp_unit, struct dmpi_info *info, dmpi_comm_t *comm, bool shared,
+int dmpi_win_allocate(MPI_Aint size, MPI_Aint disp_unit, struct dmpi_info *info, dmpi_comm_t *comm, bool shared,
                       void *baseptr, dmpi_win_t **out)
 {
     dmpi_win_t *w = win_new(comm, shared ? MPI_WIN_FLAVOR_SHARED : MPI_WIN_FLAVOR_ALLOCATE);
@@ -189,6 +192,7 @@ int dmpi_win_allocate(MPI_Aint size, int disp_unit, struct dmpi_info *info, dmpi
         return out_of_memory(comm);
     w->size = size;
     w->disp_unit = disp_unit;
+    w->disp_unit_attr = disp_unit > INT_MAX ? INT_MAX : (int)disp_unit;
     int mine = rma_shm_plan(w, info);
     if (mine == MPI_SUCCESS && !w->st->map_memory && size > 0) {
         /* not on one node: private memory */
@@ -211,6 +215,7 @@ int dmpi_win_create_dynamic(struct dmpi_info *info, dmpi_comm_t *comm, dmpi_win_
     if (!w)
         return out_of_memory(comm);
     w->disp_unit = 1;
+    w->disp_unit_attr = 1;
     return finish_create(w, info, rma_shm_plan(w, info), out);
 }
 
@@ -300,7 +305,7 @@ int dmpi_win_detach(dmpi_win_t *w, const void *base)
     return dmpi_err(MPI_ERR_RMA_ATTACH, "MPI_Win_detach: %p is not the base of memory attached to the window", base);
 }
 
-int dmpi_win_shared_query(dmpi_win_t *w, int rank, MPI_Aint *size, int *disp_unit, void *baseptr)
+int dmpi_win_shared_query(dmpi_win_t *w, int rank, MPI_Aint *size, MPI_Aint *disp_unit, void *baseptr)
 {
     struct rma_state *st = w->st;
     if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC)

@@ -14,6 +14,8 @@
 #      parameter types (const included) is a "conflicting types" error; and
 #      every MPI_ function has its PMPI_ twin. MPI-4.1's MPI_Remove_error_*
 #      are compared with MPICH 4.0's MPIX_Delete_error_*.
+# MPI-4.1 names the installed MPICH lacks are taken from mpich42_newer.h
+# (MPICH 4.2's declarations and values) in steps 3 and 4.
 # Exits 0 with "skipped: MPICH header not installed" when there is no MPICH
 # header to compare with.
 set -u
@@ -83,8 +85,11 @@ else
 fi
 
 # ---- 3. no extras ------------------------------------------------------------
-# (names MPICH has only from 4.1 on, listed in constants41.def, count as MPICH's)
-cat "$mpich/mpi.h" "$mpich/mpio.h" "$mpich/mpi_proto.h" "$here/constants41.def" 2>/dev/null |
+# (names MPICH has only from 4.1 on, in constants41.def, mpi41_protos.h and
+# mpich42_newer.h, count as MPICH's)
+newer="$here/mpich42_newer.h"
+cat "$mpich/mpi.h" "$mpich/mpio.h" "$mpich/mpi_proto.h" "$here/constants41.def" "$here/mpi41_protos.h" \
+    "$newer" 2>/dev/null |
     grep -oE '\bP?MPI_[A-Za-z0-9_]+\b' | sort -u >"$tmp/mpich_all"
 sed -n 's/^#[[:space:]]*define[[:space:]]\{1,\}\(P\{0,1\}MPI_[A-Za-z0-9_]*\).*/\1/p' "$inc/mpi.h" |
     sort -u >"$tmp/our_macros"
@@ -109,13 +114,14 @@ else
 fi
 
 # One MPICH declaration per line, then pick ours out of it. MPI-4.1
-# functions MPICH 4.0 lacks are compared with mpi41_protos.h: MPICH 4.1's
-# declarations of them.
-cat "$mpich/mpi_proto.h" "$here/mpi41_protos.h" | tr '\n' ' ' | tr ';' '\n' >"$tmp/proto_lines"
+# functions MPICH 4.0 lacks are compared with mpi41_protos.h and
+# mpich42_newer.h: newer MPICH's declarations of them.
+grep -v '^#' "$newer" | cat "$mpich/mpi_proto.h" "$here/mpi41_protos.h" - | tr '\n' ' ' | tr ';' '\n' >"$tmp/proto_lines"
 {
     echo '#include <mpi.h>'
     echo '#define MPICH_API_PUBLIC'
     echo '#define MPICH_ATTR_POINTER_WITH_TYPE_TAG(buffer_idx, type_idx)'
+    grep '^#define' "$newer"     # the same value, or a redefinition error
 } >"$tmp/protos.c"
 : >"$tmp/not_in_mpich"
 # MPI-4.1 functions that MPICH 4.0 has only as MPIX_ extensions with the same
