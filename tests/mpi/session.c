@@ -344,8 +344,8 @@ static void phase_with_init(void)
     n = -1;
     mtest_check_class(MPI_Session_get_nth_pset(s, MPI_INFO_NULL, 0, &n, NULL), MPI_ERR_ARG, "nth_pset len -1");
     mtest_check_class(MPI_Session_get_info(s, NULL), MPI_ERR_ARG, "get_info(NULL)");
-    mtest_check_class(MPI_Session_set_errhandler(s, MPI_ERRHANDLER_NULL), MPI_ERR_ARG, "set ERRHANDLER_NULL");
-    mtest_check_class(MPI_Session_init(MPI_INFO_NULL, MPI_ERRHANDLER_NULL, &bad), MPI_ERR_ARG,
+    mtest_check_class(MPI_Session_set_errhandler(s, MPI_ERRHANDLER_NULL), MPI_ERR_ERRHANDLER, "set ERRHANDLER_NULL");
+    mtest_check_class(MPI_Session_init(MPI_INFO_NULL, MPI_ERRHANDLER_NULL, &bad), MPI_ERR_ERRHANDLER,
                       "init, ERRHANDLER_NULL");
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
     MTEST_RC(MPI_Session_finalize(&s));
