@@ -256,6 +256,14 @@ int main(int argc, char **argv)
     if (parent != MPI_COMM_NULL)
         return child(argc, argv, parent);
     mtest_start();
+    if (argc > 1 && !strcmp(argv[1], "singleton")) {   /* run without mpiexec: MPI_ERR_SPAWN at once */
+        MPI_Comm ic = MPI_COMM_NULL;
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        expect_class(MPI_Comm_spawn(argv[0], MPI_ARGV_NULL, 1, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &ic,
+                                    MPI_ERRCODES_IGNORE),
+                     MPI_ERR_SPAWN, "spawn without a process manager");
+        return mtest_finalize();
+    }
     char self[PATH_MAX];
     if (!realpath(argv[0], self))
         snprintf(self, sizeof self, "%s", argv[0]);
