@@ -207,20 +207,46 @@ static bridge_t inter_bridge(dmpi_comm_t *ic)
     return (bridge_t){.comm = ic, .peer = 0, .tag = DMPI_TAG_CTXID, .fd = -1};
 }
 
+/* Groups travel between leaders as process names (tport.h): process
+ * numbers differ between jobs. */
+static uint32_t *names_of(const dmpi_group_t *g)
+{
+    uint32_t *w = malloc((size_t)(g->size ? g->size : 1) * DMPI_PROC_NAME_WORDS * sizeof *w);
+    for (int i = 0; w && i < g->size; i++)
+        dmpi_tport_proc_name(g->world[i], w + (size_t)i * DMPI_PROC_NAME_WORDS);
+    return w;
+}
+
+/* The remote names back to process numbers, in place: remote[i] for i < n. */
+static int numbers_of(const char *fn, uint32_t *remote, int nwords, int *n)
+{
+    if (nwords % DMPI_PROC_NAME_WORDS)
+        return dmpi_err(MPI_ERR_INTERN, "%s: the remote leader sent %d words of process names", fn, nwords);
+    *n = nwords / DMPI_PROC_NAME_WORDS;
+    for (int i = 0; i < *n; i++) {
+        int p = dmpi_tport_proc_named(remote + (size_t)i * DMPI_PROC_NAME_WORDS);
+        if (p < 0)
+            return dmpi_err(MPI_ERR_COMM, "%s: remote process %d is of a job this process has not connected with",
+                            fn, i);
+        remote[i] = (uint32_t)p;
+    }
+    return MPI_SUCCESS;
+}
+
 /* ---- MPI_Intercomm_create --------------------------------------------- */
 
 /* The remote group's world ranks must be valid and none in lg. */
 static int check_disjoint(const char *fn, const dmpi_group_t *lg, const uint32_t *remote, int n)
 {
-    char *seen = calloc((size_t)dmpi_world.size, 1);
+    char *seen = calloc((size_t)dmpi_tport_nprocs, 1);
     int err = seen ? MPI_SUCCESS : dmpi_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
     for (int i = 0; err == MPI_SUCCESS && i < lg->size; i++)
         seen[lg->world[i]] = 1;
     for (int i = 0; err == MPI_SUCCESS && i < n; i++) {
-        if (remote[i] >= (uint32_t)dmpi_world.size)
-            err = dmpi_err(MPI_ERR_INTERN, "%s: the remote leader sent world rank %u", fn, remote[i]);
+        if (remote[i] >= (uint32_t)dmpi_tport_nprocs)
+            err = dmpi_err(MPI_ERR_INTERN, "%s: the remote leader sent process %u", fn, remote[i]);
         else if (seen[remote[i]])
-            err = dmpi_err(MPI_ERR_COMM, "%s: the local and remote groups overlap (MPI_COMM_WORLD rank %u is in both)",
+            err = dmpi_err(MPI_ERR_COMM, "%s: the local and remote groups overlap (process %u is in both)",
                            fn, remote[i]);
     }
     free(seen);
@@ -240,14 +266,19 @@ int dmpi_intercomm_create(dmpi_comm_t *local, int local_leader, dmpi_comm_t *pee
         leader_err = dmpi_err(MPI_ERR_COMM, "%s: remote_leader %d of %s is in the local group", fn,
                               remote_leader, peer->name[0] ? peer->name : "peer_comm");
     agreement_t a;
-    int pair, local_pair, err = agree(fn, local, local_leader, &b, leader_err, (const uint32_t *)lg->world,
-                                      lg->size, &a);
+    uint32_t *names = names_of(lg);
+    if (!names)
+        return dmpi_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
+    int n = 0, pair, local_pair, err = agree(fn, local, local_leader, &b, leader_err, names,
+                                             lg->size * DMPI_PROC_NAME_WORDS, &a);
+    free(names);
     if (err != MPI_SUCCESS)
         return err;
     dmpi_group_t *rg = NULL;
-    if ((err = check_disjoint(fn, lg, a.remote, a.nremote)) == MPI_SUCCESS &&
+    if ((err = numbers_of(fn, a.remote, a.nremote, &n)) == MPI_SUCCESS &&
+        (err = check_disjoint(fn, lg, a.remote, n)) == MPI_SUCCESS &&
         (err = choose_pairs(fn, &a, &pair, &local_pair)) == MPI_SUCCESS &&
-        !(rg = dmpi_group_new((const int *)a.remote, a.nremote)))
+        !(rg = dmpi_group_new((const int *)a.remote, n)))
         err = dmpi_err(MPI_ERR_NO_MEM, "%s: out of memory for the remote group", fn);
     free(a.remote);
     if (err != MPI_SUCCESS)
@@ -388,14 +419,19 @@ int dmpi_intercomm_create_sub(dmpi_comm_t *ic, dmpi_group_t *g, dmpi_comm_t **ou
     *out = NULL;
     bridge_t b = inter_bridge(ic);
     agreement_t a;
-    int pair, local_pair, err = agree(fn, ic->local_comm, 0, &b, MPI_SUCCESS, (const uint32_t *)g->world, g->size,
-                                      &a);
+    uint32_t *names = names_of(g);
+    if (!names)
+        return dmpi_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
+    int n = 0, pair, local_pair, err = agree(fn, ic->local_comm, 0, &b, MPI_SUCCESS, names,
+                                             g->size * DMPI_PROC_NAME_WORDS, &a);
+    free(names);
     if (err != MPI_SUCCESS)
         return err;
     dmpi_group_t *rg = NULL;
     /* Empty on either side, or not in g: MPI_COMM_NULL. */
-    if (g->rank != MPI_UNDEFINED && a.nremote > 0 && (err = choose_pairs(fn, &a, &pair, &local_pair)) == MPI_SUCCESS &&
-        !(rg = dmpi_group_new((const int *)a.remote, a.nremote)))
+    if ((err = numbers_of(fn, a.remote, a.nremote, &n)) == MPI_SUCCESS && g->rank != MPI_UNDEFINED && n > 0 &&
+        (err = choose_pairs(fn, &a, &pair, &local_pair)) == MPI_SUCCESS &&
+        !(rg = dmpi_group_new((const int *)a.remote, n)))
         err = dmpi_err(MPI_ERR_NO_MEM, "%s: out of memory for the remote group", fn);
     free(a.remote);
     if (!rg)

@@ -15,10 +15,14 @@ static bool started;
 
 static uint64_t job_hash(void)
 {
-    uint64_t h = 14695981039346656037ull;   /* FNV-1a */
-    for (const char *s = dmpi_pmi_kvsname(); *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h ? h : 1;
+    static uint64_t h;
+    if (!h) {
+        h = 14695981039346656037ull;   /* FNV-1a of the key-space name */
+        for (const char *s = dmpi_pmi_kvsname(); *s; s++)
+            h = (h ^ (unsigned char)*s) * 1099511628211ull;
+        h = h ? h : 1;
+    }
+    return h;
 }
 
 static const dmpi_tport_t *dyn_tport(void)
@@ -108,4 +112,27 @@ bool dmpi_tport_proc_before(int a, int b)
     key_of(a, &ja, &ra);
     key_of(b, &jb, &rb);
     return ja != jb ? ja < jb : ra < rb;
+}
+
+/* A process as other jobs name it: 3 words (job, low word first; rank). */
+void dmpi_tport_proc_name(int proc, uint32_t *w)
+{
+    uint64_t job;
+    int rank;
+    key_of(proc, &job, &rank);
+    w[0] = (uint32_t)job;
+    w[1] = (uint32_t)(job >> 32);
+    w[2] = (uint32_t)rank;
+}
+
+int dmpi_tport_proc_named(const uint32_t *w)
+{
+    uint64_t job = (uint64_t)w[0] | (uint64_t)w[1] << 32;
+    int rank = (int)w[2];
+    if (job == job_hash())
+        return rank >= 0 && rank < dmpi_world.size ? rank : -1;
+    for (int i = 0; i < dmpi_tport_nprocs - dmpi_world.size; i++)
+        if (others[i].job == job && others[i].rank == rank)
+            return dmpi_world.size + i;
+    return -1;
 }

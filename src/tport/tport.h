@@ -112,6 +112,12 @@ int dmpi_tport_proc(const dmpi_proc_id_t *id);
 void dmpi_tport_procs_finalize(void);
 /* An order of processes that every job sees alike: (job, rank). */
 bool dmpi_tport_proc_before(int a, int b);
+/* Process numbers mean something in one job only; between jobs (and in
+ * every exchange that names processes) a process is DMPI_PROC_NAME_WORDS
+ * words: its job and rank. named: its number here, -1 if unknown here. */
+#define DMPI_PROC_NAME_WORDS 3
+void dmpi_tport_proc_name(int proc, uint32_t *w);
+int dmpi_tport_proc_named(const uint32_t *w);
 /* Ports (MPI_Open_port): a listening socket named
  * "dmpi-port:<address>:<port>:<secret>". 0, or -1 with why in err. */
 int dmpi_tport_port_open(char *name, size_t len, char *err, size_t errlen);

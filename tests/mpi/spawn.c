@@ -52,6 +52,15 @@ static void child_traffic(MPI_Comm parent)
     MTEST_CHECK(msize == psize + size && mrank == psize + rank, "merged: rank %d of %d", mrank, msize);
     MTEST_RC(MPI_Allreduce(&mrank, &sum, 1, MPI_INT, MPI_SUM, merged));
     MTEST_CHECK(sum == msize * (msize - 1) / 2, "merged allreduce gave %d", sum);
+    /* an intercommunicator again, through the merged one (names across jobs) */
+    MPI_Comm ic2;
+    int rs = 0, word2 = -1;
+    MTEST_RC(MPI_Intercomm_create(MPI_COMM_WORLD, 0, merged, 0, 17, &ic2));
+    MPI_Comm_remote_size(ic2, &rs);
+    MTEST_CHECK(rs == psize, "Intercomm_create across jobs: remote size %d", rs);
+    MTEST_RC(MPI_Recv(&word2, 1, MPI_INT, 0, 18, ic2, MPI_STATUS_IGNORE));
+    MTEST_CHECK(word2 == 1000 + rank, "Intercomm_create across jobs: got %d", word2);
+    MPI_Comm_free(&ic2);
     MPI_Comm_free(&merged);
 }
 
@@ -153,6 +162,17 @@ static void spawn_single(const char *self)
     MTEST_CHECK(msize == size + 2 && mrank == rank, "merged: rank %d of %d", mrank, msize);
     MTEST_RC(MPI_Allreduce(&mrank, &sum, 1, MPI_INT, MPI_SUM, merged));
     MTEST_CHECK(sum == msize * (msize - 1) / 2, "merged allreduce gave %d", sum);
+    MPI_Comm ic2;
+    int rs = 0;
+    MTEST_RC(MPI_Intercomm_create(MPI_COMM_WORLD, 0, merged, size, 17, &ic2));
+    MPI_Comm_remote_size(ic2, &rs);
+    MTEST_CHECK(rs == 2, "Intercomm_create across jobs: remote size %d", rs);
+    if (rank == 0)
+        for (int c = 0; c < 2; c++) {
+            int w = 1000 + c;
+            MTEST_RC(MPI_Send(&w, 1, MPI_INT, c, 18, ic2));
+        }
+    MPI_Comm_free(&ic2);
     MPI_Comm_free(&merged);
     collect(ic);
 }

@@ -592,6 +592,7 @@ static int tcp_init(void)
 
 static void tcp_finalize(void)
 {
+    tcp_port_close_all();
     if (!T.on)
         return;
     for (int w = 0; w < tcp_npeers; w++) {

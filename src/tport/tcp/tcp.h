@@ -60,7 +60,7 @@ int tcp_conn_publish(void);                    /* rank 0: the job's key into PMI
 /* Processes of other jobs: our id (address, port, a key of our own for
  * their connections), set once TCP listens. */
 int tcp_conn_dyn_start(dmpi_proc_id_t *me);
-bool tcp_conn_addr_valid(void);                /* tcp_conn_listen chose an interface */
+void tcp_port_close_all(void);                 /* tcp_port.c: at finalize */
 extern struct sockaddr_in tcp_listen_addr;     /* where we listen (after tcp_conn_listen) */
 
 /* tcp_addr.c: where peers listen, one key-space entry per node. */

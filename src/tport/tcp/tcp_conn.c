@@ -161,8 +161,6 @@ int tcp_conn_publish(void)
     return dmpi_pmi_put("dmpi-tcp-key", h);
 }
 
-bool tcp_conn_addr_valid(void) { return C.lfd >= 0; }
-
 int tcp_conn_dyn_start(dmpi_proc_id_t *me)
 {
     if (!C.dyn) {
@@ -465,4 +463,5 @@ void tcp_conn_finalize(void)
     if (C.ep >= 0)
         close(C.ep);
     C.lfd = C.ep = -1;
+    C.dyn = false;
 }

@@ -4,7 +4,7 @@
  * comm layer's handshake checks it), so a stray connection to the port
  * cannot join a job. The handshake itself (comm/dynamic.c) runs over the
  * accepted socket and is closed after it. */
-#include "tport/tport.h"
+#include "tport/tcp/tcp.h"
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
@@ -145,4 +145,15 @@ int dmpi_tport_port_dial(const char *name, int *fd, uint8_t *secret, char *err, 
     setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     *fd = s;
     return 0;
+}
+
+/* MPI_Finalize: ports the program left open. */
+void tcp_port_close_all(void)
+{
+    while (ports) {
+        port_t *p = ports;
+        ports = p->next;
+        close(p->fd);
+        free(p);
+    }
 }
