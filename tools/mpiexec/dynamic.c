@@ -14,6 +14,7 @@
 #include "mpiexec.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,10 +58,11 @@ void mpx_dyn_init(struct mpx_job *job)
     memset(job->gens, 0, sizeof *job->gens);
     snprintf(job->gens[0].kvsname, sizeof job->gens[0].kvsname, "%s", job->kvsname);
     job->gens[0].size = job->n;
-    /* What can usefully run: this host's processors (oversubscribing is
+    /* What can usefully run: the processors mpiexec may use (oversubscribing is
      * allowed, but buys nothing); across hosts, the job itself, since
      * spawned ranks run here only. */
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    cpu_set_t set;
+    long cpus = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : sysconf(_SC_NPROCESSORS_ONLN);
     job->universe_size = job->n;
     if (!job->opt->hosts && !job->opt->hostfile && cpus > job->n)
         job->universe_size = (int)cpus;
