@@ -40,7 +40,8 @@ int PMPI_Open_port(MPI_Info info, char *port_name)
     const char *fn = "MPI_Open_port";
     char why[256];
     int err;
-    if ((err = dmpi_check_init(fn)) || (err = check_info(fn, info)) || (err = dmpi_check_ptr(fn, port_name, "port_name")))
+    if ((err = dmpi_check_init(fn)) || (err = check_info(fn, info)) ||
+        (err = dmpi_check_ptr(fn, port_name, "port_name")))
         return dmpi_api_error(NULL, fn, err);
     if (dmpi_tport_port_open(port_name, MPI_MAX_PORT_NAME, why, sizeof why) != 0)
         return dmpi_api_error(NULL, fn, dmpi_err(MPI_ERR_OTHER, "%s: %s", fn, why));
@@ -76,7 +77,8 @@ static int accept_connect(const char *fn, bool accept, const char *port_name, MP
     int leader_err = MPI_SUCCESS;
     if (c->rank == root && !(leader_err = check_name(fn, port_name, "port_name")))
         leader_err = check_info(fn, info);
-    err = accept ? dmpi_comm_accept(port_name, c, root, leader_err, &n) : dmpi_comm_connect(port_name, c, root, leader_err, &n);
+    err = accept ? dmpi_comm_accept(port_name, c, root, leader_err, &n)
+                 : dmpi_comm_connect(port_name, c, root, leader_err, &n);
     if (err != MPI_SUCCESS)
         return dmpi_api_error(c, fn, err);
     *newcomm = n->handle;
@@ -145,7 +147,8 @@ static int name_op(const char *fn, int op, const char *service_name, MPI_Info in
     int err;
     if ((err = dmpi_check_init(fn)) || (err = dmpi_check_ptr(fn, service_name, "service_name")) ||
         (err = check_info(fn, info)) ||
-        (err = op == DMPI_PMI_LOOKUP ? dmpi_check_ptr(fn, port_name, "port_name") : check_name(fn, port_name, "port_name")))
+        (err = op == DMPI_PMI_LOOKUP ? dmpi_check_ptr(fn, port_name, "port_name")
+                                     : check_name(fn, port_name, "port_name")))
         return dmpi_api_error(NULL, fn, err);
     if (strlen(service_name) > 1024)
         return dmpi_api_error(NULL, fn, dmpi_err(MPI_ERR_ARG, "%s: service_name is longer than 1024 characters", fn));

@@ -46,7 +46,8 @@ static int swap_fd(const bridge_t *b, const uint32_t *out, int nout, uint32_t **
     if (err == MPI_SUCCESS)
         err = dmpi_fd_read(b->fd, nin, sizeof *nin, what);
     *in = NULL;
-    if (err == MPI_SUCCESS && (*nin < 0 || *nin > (1 << 26) || !(*in = malloc((size_t)(*nin ? *nin : 1) * sizeof **in))))
+    if (err == MPI_SUCCESS &&
+        (*nin < 0 || *nin > (1 << 26) || !(*in = malloc((size_t)(*nin ? *nin : 1) * sizeof **in))))
         err = dmpi_err(MPI_ERR_INTERN, "connecting jobs: %d words from the other leader", *nin);
     if (err == MPI_SUCCESS)
         err = dmpi_fd_read(b->fd, *in, (size_t)*nin * sizeof **in, what);

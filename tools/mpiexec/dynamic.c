@@ -402,7 +402,8 @@ void mpx_dyn_name(struct mpx_job *job, struct mpx_rank *r, const char *cmd, cons
     (void)job;
     struct name_entry **pp = &names;
     if (!service) {
-        mpx_pmi_reply(r, "cmd=%s_result rc=-1 msg=no_service", cmd[0] == 'p' ? "publish" : cmd[0] == 'u' ? "unpublish" : "lookup");
+        const char *what = cmd[0] == 'p' ? "publish" : cmd[0] == 'u' ? "unpublish" : "lookup";
+        mpx_pmi_reply(r, "cmd=%s_result rc=-1 msg=no_service", what);
         return;
     }
     while (*pp && strcmp((*pp)->service, service))
