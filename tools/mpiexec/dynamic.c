@@ -83,6 +83,18 @@ static int parse_count(const char *v, int max)
     return end == v || *end || n < 0 || n > max ? -1 : (int)n;
 }
 
+static void free_preput(struct mpx_spawn_req *q)
+{
+    for (int i = 0; q->pre_key && i < q->npre; i++) {
+        free(q->pre_key[i]);
+        free(q->pre_val[i]);
+    }
+    free(q->pre_key);
+    free(q->pre_val);
+    q->pre_key = q->pre_val = NULL;
+    q->npre = 0;
+}
+
 /* key=value into a request; "key_<i>" fields name their index. */
 static void take_field(struct mpx_spawn_req *q, const char *key, const char *val)
 {
@@ -110,6 +122,7 @@ static void take_field(struct mpx_spawn_req *q, const char *key, const char *val
         else
             a->args[i - 1] = mpx_xstrdup(val);
     } else if (!strcmp(key, "preput_num")) {
+        free_preput(q);                    /* each command's block repeats them */
         if ((q->npre = parse_count(val, 1024)) < 0)
             set_error(q, "bad preput_num");
         else {
@@ -191,12 +204,7 @@ static void free_req(struct mpx_spawn_req *q)
             free(a->info_val[k]);
         }
     }
-    for (int i = 0; i < q->npre; i++) {
-        free(q->pre_key[i]);
-        free(q->pre_val[i]);
-    }
-    free(q->pre_key);
-    free(q->pre_val);
+    free_preput(q);
     free(q->apps);
     free(q);
 }
