@@ -10,6 +10,27 @@
 #include "tport/tport.h"
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+/* Info "soft": the counts the caller accepts ("a", "a:b", "a:b:step", by
+ * commas); the largest one not above maxprocs is asked for, so that it
+ * holds under every launcher. -1 if none. */
+static int soft_count(const char *soft, int maxprocs)
+{
+    int best = -1;
+    for (const char *t = soft; *t;) {
+        long lo, hi, step = 1;
+        int n = sscanf(t, "%ld:%ld:%ld", &lo, &hi, &step);
+        if (n >= 1 && step >= 1) {
+            hi = n == 1 ? lo : hi;
+            for (long v = lo; v <= hi && v <= maxprocs; v += step)
+                best = v >= 1 && v > best ? (int)v : best;
+        }
+        const char *comma = strchr(t, ',');
+        t = comma ? comma + 1 : t + strlen(t);
+    }
+    return best;
+}
 
 /* The root's part: open the port and ask the launcher; MPI_SUCCESS or the error. */
 static int start(const char *fn, int count, const dmpi_spawn_cmd_t *cmds, char *port, size_t len)
@@ -22,7 +43,14 @@ static int start(const char *fn, int count, const dmpi_spawn_cmd_t *cmds, char *
     for (int i = 0; err == MPI_SUCCESS && i < count; i++) {
         const dmpi_info_t *info = cmds[i].info;
         int n = info ? info->nkeys : 0;
-        p[i] = (dmpi_pmi_spawn_t){cmds[i].cmd, cmds[i].argv, cmds[i].maxprocs, n, NULL, NULL};
+        const char *soft = info ? dmpi_info_lookup(info, "soft") : NULL;
+        int count = soft ? soft_count(soft, cmds[i].maxprocs) : cmds[i].maxprocs;
+        if (count < 1) {
+            err = dmpi_err(MPI_ERR_SPAWN, "%s: info soft=%s of command %d allows no count up to maxprocs %d", fn,
+                           soft, i, cmds[i].maxprocs);
+            break;
+        }
+        p[i] = (dmpi_pmi_spawn_t){cmds[i].cmd, cmds[i].argv, count, n, NULL, NULL};
         if (n && (!(p[i].info_keys = calloc((size_t)n, sizeof(char *))) ||
                   !(p[i].info_vals = calloc((size_t)n, sizeof(char *))))) {
             err = dmpi_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);

@@ -4,7 +4,8 @@
  * rendezvous sizes), a collective across it, Intercomm_merge, the
  * children's own MPI_COMM_WORLD, MPI_APPNUM, MPI_UNIVERSE_SIZE,
  * Comm_disconnect on both sides, and errors (a program that does not exist,
- * a host that is not this one, bad root and maxprocs) as MPI_ERR_SPAWN and
+ * a host that is not this one, a soft range below maxprocs, a missing wdir,
+ * bad root and maxprocs) as MPI_ERR_SPAWN and
  * the others. Children report their error counts to the parents, so that
  * only the parents' rank 0 says "No Errors". */
 #include "mtest.h"
@@ -256,6 +257,10 @@ static void spawn_errors(const char *self)
     expect_class(MPI_Comm_spawn(self, MPI_ARGV_NULL, 1, info, 0, MPI_COMM_WORLD, &ic, MPI_ERRCODES_IGNORE),
                  MPI_ERR_SPAWN, "spawn on another host");
     MPI_Info_set(info, "host", "localhost");
+    MPI_Info_set(info, "soft", "5:9");
+    expect_class(MPI_Comm_spawn(self, MPI_ARGV_NULL, 3, info, 0, MPI_COMM_WORLD, &ic, MPI_ERRCODES_IGNORE),
+                 MPI_ERR_SPAWN, "info soft that allows no count up to maxprocs");
+    MPI_Info_delete(info, "soft");
     MPI_Info_set(info, "wdir", "/nonexistent/dmpi-dir");
     expect_class(MPI_Comm_spawn(self, MPI_ARGV_NULL, 1, info, 0, MPI_COMM_WORLD, &ic, MPI_ERRCODES_IGNORE),
                  MPI_ERR_SPAWN, "spawn into a directory that does not exist");
