@@ -809,10 +809,18 @@ int dmpi_pmi_spawn(int count, const dmpi_pmi_spawn_t *cmds, const char *preput_k
     if (expect_reply("spawn_result", line, sizeof line, &rc) != 0)
         goto lost;
     if (rc != 0) {
-        char msg[512] = "refused";
+        char msg[1024] = "refused", *o = msg;
         field(line, "msg", msg, sizeof msg);
-        for (char *p = msg; *p; p++)
-            *p = *p == '_' ? ' ' : *p;
+        for (const char *p = msg; *p; p++) {      /* our mpiexec sends blanks as %20 */
+            unsigned v;
+            if (p[0] == '%' && sscanf(p + 1, "%2x", &v) == 1 && p[1] && p[2]) {
+                *o++ = (char)v;
+                p += 2;
+            } else {
+                *o++ = *p;
+            }
+        }
+        *o = '\0';
         snprintf(err, errlen, "%s", msg);
         return -1;
     }

@@ -334,13 +334,19 @@ static void free_app(struct mpx_app *a)
     free(a);
 }
 
-/* Spaces in a PMI value become '_' (the client turns them back). */
+/* A PMI value holds no blanks: the reason travels with blanks, newlines and
+ * '%' as %20, %0a, %25 (the client decodes them). */
 static void reply_error(struct mpx_rank *r, const char *msg)
 {
-    char m[512];
-    snprintf(m, sizeof m, "%s", msg);
-    for (char *p = m; *p; p++)
-        *p = *p == ' ' || *p == '\n' ? '_' : *p;
+    char m[1024];
+    size_t n = 0;
+    for (const char *p = msg; *p && n + 4 < sizeof m; p++) {
+        if (*p == ' ' || *p == '\n' || *p == '%')
+            n += (size_t)snprintf(m + n, sizeof m - n, "%%%02x", (unsigned char)*p);
+        else
+            m[n++] = *p;
+    }
+    m[n] = '\0';
     mpx_pmi_reply(r, "cmd=spawn_result rc=-1 msg=%s", m);
 }
 
