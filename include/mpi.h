@@ -1333,6 +1333,21 @@ int MPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, MP
                                      MPI_Errhandler errhandler, MPI_Comm *newintercomm) DMPI_API;
 
 /* [DYN] Dynamic processes */
+int MPI_Close_port(const char *port_name) DMPI_API;
+int MPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm) DMPI_API;
+int MPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm) DMPI_API;
+int MPI_Comm_disconnect(MPI_Comm *comm) DMPI_API;
+int MPI_Comm_get_parent(MPI_Comm *parent) DMPI_API;
+int MPI_Comm_join(int fd, MPI_Comm *intercomm) DMPI_API;
+int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root, MPI_Comm comm,
+                   MPI_Comm *intercomm, int array_of_errcodes[]) DMPI_API;
+int MPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_of_argv[],
+                            const int array_of_maxprocs[], const MPI_Info array_of_info[], int root, MPI_Comm comm,
+                            MPI_Comm *intercomm, int array_of_errcodes[]) DMPI_API;
+int MPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name) DMPI_API;
+int MPI_Open_port(MPI_Info info, char *port_name) DMPI_API;
+int MPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name) DMPI_API;
+int MPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name) DMPI_API;
 
 /* [PART] Partitioned communication, one-sided large counts, MPI-4.1 buffers */
 int MPI_Psend_init(const void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
@@ -2108,6 +2123,21 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, M
                                      MPI_Errhandler errhandler, MPI_Comm *newintercomm) DMPI_API;
 
 /* [DYN] Dynamic processes */
+int PMPI_Close_port(const char *port_name) DMPI_API;
+int PMPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm) DMPI_API;
+int PMPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm) DMPI_API;
+int PMPI_Comm_disconnect(MPI_Comm *comm) DMPI_API;
+int PMPI_Comm_get_parent(MPI_Comm *parent) DMPI_API;
+int PMPI_Comm_join(int fd, MPI_Comm *intercomm) DMPI_API;
+int PMPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root, MPI_Comm comm,
+                    MPI_Comm *intercomm, int array_of_errcodes[]) DMPI_API;
+int PMPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_of_argv[],
+                             const int array_of_maxprocs[], const MPI_Info array_of_info[], int root, MPI_Comm comm,
+                             MPI_Comm *intercomm, int array_of_errcodes[]) DMPI_API;
+int PMPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name) DMPI_API;
+int PMPI_Open_port(MPI_Info info, char *port_name) DMPI_API;
+int PMPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name) DMPI_API;
+int PMPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name) DMPI_API;
 
 /* [PART] Partitioned communication, one-sided large counts, MPI-4.1 buffers */
 int PMPI_Psend_init(const void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int dest, int tag,

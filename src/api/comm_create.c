@@ -114,6 +114,8 @@ int PMPI_Comm_free(MPI_Comm *comm)
         return dmpi_api_error(c, fn, err);
     if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
         return dmpi_api_error(c, fn, dmpi_err(MPI_ERR_COMM, "%s: %s cannot be freed", fn, c->name));
+    if (c == dmpi_comm_parent)
+        dmpi_comm_parent = NULL;
     dmpi_comm_free(c);
     *comm = MPI_COMM_NULL;
     return MPI_SUCCESS;

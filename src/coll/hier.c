@@ -33,6 +33,15 @@ static dmpi_coll_layout_t *layout_make(const dmpi_comm_t *c)
     int *local = (int *)(L + 1), *lowest = local + n, *node_of = lowest + n, *index_of = node_of + n;
     int *count = local;             /* ranks per node so far: local[] is filled last */
     int nn = 0;
+    /* Processes of other jobs (dynamic processes) see the nodes otherwise
+     * than we do, and every process must choose the same algorithm: such a
+     * communicator is one level, as if all were on one node. */
+    for (int r = 0; r < n; r++)
+        if (dmpi_comm_world_rank(c, r) >= dmpi_world.size) {
+            free(of_world);
+            *L = (dmpi_coll_layout_t){.nnodes = 1};
+            return L;
+        }
     for (int r = 0; r < n; r++) {
         int w = dmpi_world.node_of_world[dmpi_comm_world_rank(c, r)];
         if (!of_world[w]) {

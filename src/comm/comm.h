@@ -49,6 +49,35 @@ int dmpi_comm_allgather_ints(dmpi_comm_t *c, const int *mine, int k, int *all);
  * nonblocking agreement in flight here). */
 int dmpi_comm_agree_pair(dmpi_comm_t *c, int *pair);
 
+/* Between jobs: an intercommunicator of lc with the group whose leader
+ * lc's rank root reaches through socket fd (comm/intercomm.c). */
+int dmpi_intercomm_over_fd(const char *fn, dmpi_comm_t *lc, int root, int fd, int leader_err, dmpi_comm_t **out);
+/* Whole reads and writes on a socket, driving progress while waiting
+ * (comm/dyn_fd.c); what names the data in errors. */
+int dmpi_fd_read(int fd, void *buf, size_t n, const char *what);
+int dmpi_fd_write(int fd, const void *buf, size_t n, const char *what);
+
+/* Dynamic processes (comm/dynamic.c, comm/spawn.c). */
+struct dmpi_info;
+int dmpi_comm_accept(const char *port, dmpi_comm_t *c, int root, int leader_err, dmpi_comm_t **out);
+int dmpi_comm_connect(const char *port, dmpi_comm_t *c, int root, int leader_err, dmpi_comm_t **out);
+int dmpi_comm_join(int fd, dmpi_comm_t **out);
+int dmpi_comm_disconnect(dmpi_comm_t *c);
+/* One command of a spawn, as the root passes it. */
+typedef struct dmpi_spawn_cmd {
+    const char *cmd;
+    char **argv;
+    int maxprocs;
+    struct dmpi_info *info;
+} dmpi_spawn_cmd_t;
+/* Spawns count commands (meaningful at root only); errcodes (or NULL) get
+ * one code per child process (nerr entries at most). */
+int dmpi_comm_spawn(const char *fn, dmpi_comm_t *c, int root, int count, const dmpi_spawn_cmd_t *cmds,
+                    int leader_err, int *errcodes, int nerr, dmpi_comm_t **out);
+/* The intercommunicator to the parents of a spawned job, or NULL. */
+extern dmpi_comm_t *dmpi_comm_parent;
+int dmpi_comm_connect_parent(void);       /* MPI_Init of a spawned job */
+
 /* Start-up and shut-down (comm/init.c). */
 int dmpi_init(const char *fn, int required, int *provided);   /* fn: the call that starts it */
 /* Sets dmpi_world's node fields (local ranks, node id) from the launcher's

@@ -69,6 +69,10 @@ int dmpi_init(const char *fn, int required, int *provided)
     *provided = dmpi_world.thread_level;
     if (dmpi_info_init_env(dmpi_world.thread_level) != MPI_SUCCESS)
         return dmpi_err(MPI_ERR_NO_MEM, "%s: out of memory for MPI_INFO_ENV", fn);
+    /* A spawned job connects to its parents (MPI_Comm_get_parent). */
+    int err = dmpi_comm_connect_parent();
+    if (err != MPI_SUCCESS)
+        return err;
     dmpi_world.state = DMPI_STATE_INIT;
     dmpi_lock_on = dmpi_world.thread_level == MPI_THREAD_MULTIPLE;
     if (dmpi_world.oversubscribed && dmpi_world.local_rank == 0)
@@ -99,6 +103,7 @@ int dmpi_finalize(void)
     dmpi_rma_finalize();
     dmpi_p2p_finalize();
     dmpi_coll_node_finalize();
+    dmpi_comm_parent = NULL;
     dmpi_node_finalize();
     dmpi_world.state = DMPI_STATE_FINALIZED;
     dmpi_pmi_finalize();

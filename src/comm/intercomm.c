@@ -14,14 +14,17 @@
 #include "coll/coll.h"
 #include "coll/table.h"
 #include "p2p/p2p.h"
+#include "tport/tport.h"
 #include <stdlib.h>
 #include <string.h>
 
 /* How the two leaders reach each other: rank peer of comm, on comm's
- * collective context (never matching a user receive) with tag. */
+ * collective context (never matching a user receive) with tag; or, between
+ * jobs (comm/dynamic.c), a socket fd. */
 typedef struct bridge {
     dmpi_comm_t *comm;
     int peer, tag;
+    int fd;                          /* >= 0: the socket */
 } bridge_t;
 
 /* What every process of both groups knows after agree(). */
@@ -33,8 +36,32 @@ typedef struct agreement {
 } agreement_t;
 
 /* The leaders swap word arrays of any length (a length, then the words). */
+/* Over a socket: both leaders write, then read (a length, then the words). */
+static int swap_fd(const bridge_t *b, const uint32_t *out, int nout, uint32_t **in, int *nin)
+{
+    const char *what = "the other leader's group";
+    int err = dmpi_fd_write(b->fd, &nout, sizeof nout, what);
+    if (err == MPI_SUCCESS)
+        err = dmpi_fd_write(b->fd, out, (size_t)nout * sizeof *out, what);
+    if (err == MPI_SUCCESS)
+        err = dmpi_fd_read(b->fd, nin, sizeof *nin, what);
+    *in = NULL;
+    if (err == MPI_SUCCESS &&
+        (*nin < 0 || *nin > (1 << 26) || !(*in = malloc((size_t)(*nin ? *nin : 1) * sizeof **in))))
+        err = dmpi_err(MPI_ERR_INTERN, "connecting jobs: %d words from the other leader", *nin);
+    if (err == MPI_SUCCESS)
+        err = dmpi_fd_read(b->fd, *in, (size_t)*nin * sizeof **in, what);
+    if (err != MPI_SUCCESS) {
+        free(*in);
+        *in = NULL;
+    }
+    return err;
+}
+
 static int swap(const bridge_t *b, const uint32_t *out, int nout, uint32_t **in, int *nin)
 {
+    if (b->fd >= 0)
+        return swap_fd(b, out, nout, in, nin);
     dmpi_comm_t v = dmpi_coll_view(b->comm);
     dmpi_dtype_t *byte = dmpi_dtype_get(MPI_BYTE);
     dmpi_request_t *sent[2] = {NULL, NULL};
@@ -178,7 +205,33 @@ static int make_inter(dmpi_comm_t *parent, dmpi_group_t *lg, dmpi_group_t *rg, i
  * talking over its collective context. */
 static bridge_t inter_bridge(dmpi_comm_t *ic)
 {
-    return (bridge_t){.comm = ic, .peer = 0, .tag = DMPI_TAG_CTXID};
+    return (bridge_t){.comm = ic, .peer = 0, .tag = DMPI_TAG_CTXID, .fd = -1};
+}
+
+/* Groups travel between leaders as process names (tport.h): process
+ * numbers differ between jobs. */
+static uint32_t *names_of(const dmpi_group_t *g)
+{
+    uint32_t *w = malloc((size_t)(g->size ? g->size : 1) * DMPI_PROC_NAME_WORDS * sizeof *w);
+    for (int i = 0; w && i < g->size; i++)
+        dmpi_tport_proc_name(g->world[i], w + (size_t)i * DMPI_PROC_NAME_WORDS);
+    return w;
+}
+
+/* The remote names back to process numbers, in place: remote[i] for i < n. */
+static int numbers_of(const char *fn, uint32_t *remote, int nwords, int *n)
+{
+    if (nwords % DMPI_PROC_NAME_WORDS)
+        return dmpi_err(MPI_ERR_INTERN, "%s: the remote leader sent %d words of process names", fn, nwords);
+    *n = nwords / DMPI_PROC_NAME_WORDS;
+    for (int i = 0; i < *n; i++) {
+        int p = dmpi_tport_proc_named(remote + (size_t)i * DMPI_PROC_NAME_WORDS);
+        if (p < 0)
+            return dmpi_err(MPI_ERR_COMM, "%s: remote process %d is of a job this process has not connected with",
+                            fn, i);
+        remote[i] = (uint32_t)p;
+    }
+    return MPI_SUCCESS;
 }
 
 /* ---- MPI_Intercomm_create --------------------------------------------- */
@@ -186,15 +239,15 @@ static bridge_t inter_bridge(dmpi_comm_t *ic)
 /* The remote group's world ranks must be valid and none in lg. */
 static int check_disjoint(const char *fn, const dmpi_group_t *lg, const uint32_t *remote, int n)
 {
-    char *seen = calloc((size_t)dmpi_world.size, 1);
+    char *seen = calloc((size_t)dmpi_tport_nprocs, 1);
     int err = seen ? MPI_SUCCESS : dmpi_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
     for (int i = 0; err == MPI_SUCCESS && i < lg->size; i++)
         seen[lg->world[i]] = 1;
     for (int i = 0; err == MPI_SUCCESS && i < n; i++) {
-        if (remote[i] >= (uint32_t)dmpi_world.size)
-            err = dmpi_err(MPI_ERR_INTERN, "%s: the remote leader sent world rank %u", fn, remote[i]);
+        if (remote[i] >= (uint32_t)dmpi_tport_nprocs)
+            err = dmpi_err(MPI_ERR_INTERN, "%s: the remote leader sent process %u", fn, remote[i]);
         else if (seen[remote[i]])
-            err = dmpi_err(MPI_ERR_COMM, "%s: the local and remote groups overlap (MPI_COMM_WORLD rank %u is in both)",
+            err = dmpi_err(MPI_ERR_COMM, "%s: the local and remote groups overlap (process %u is in both)",
                            fn, remote[i]);
     }
     free(seen);
@@ -207,21 +260,26 @@ int dmpi_intercomm_create(dmpi_comm_t *local, int local_leader, dmpi_comm_t *pee
     const char *fn = "MPI_Intercomm_create";
     *out = NULL;
     dmpi_group_t *lg = local->group;
-    bridge_t b = {.comm = peer, .peer = remote_leader, .tag = tag};
+    bridge_t b = {.comm = peer, .peer = remote_leader, .tag = tag, .fd = -1};
     /* A remote leader inside the local group would wait for itself. */
     if (local->rank == local_leader && leader_err == MPI_SUCCESS &&
         dmpi_group_rank_of_world(lg, dmpi_comm_peer_world(peer, remote_leader)) != MPI_UNDEFINED)
         leader_err = dmpi_err(MPI_ERR_COMM, "%s: remote_leader %d of %s is in the local group", fn,
                               remote_leader, peer->name[0] ? peer->name : "peer_comm");
     agreement_t a;
-    int pair, local_pair, err = agree(fn, local, local_leader, &b, leader_err, (const uint32_t *)lg->world,
-                                      lg->size, &a);
+    uint32_t *names = names_of(lg);
+    if (!names)
+        return dmpi_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
+    int n = 0, pair, local_pair, err = agree(fn, local, local_leader, &b, leader_err, names,
+                                             lg->size * DMPI_PROC_NAME_WORDS, &a);
+    free(names);
     if (err != MPI_SUCCESS)
         return err;
     dmpi_group_t *rg = NULL;
-    if ((err = check_disjoint(fn, lg, a.remote, a.nremote)) == MPI_SUCCESS &&
+    if ((err = numbers_of(fn, a.remote, a.nremote, &n)) == MPI_SUCCESS &&
+        (err = check_disjoint(fn, lg, a.remote, n)) == MPI_SUCCESS &&
         (err = choose_pairs(fn, &a, &pair, &local_pair)) == MPI_SUCCESS &&
-        !(rg = dmpi_group_new((const int *)a.remote, a.nremote)))
+        !(rg = dmpi_group_new((const int *)a.remote, n)))
         err = dmpi_err(MPI_ERR_NO_MEM, "%s: out of memory for the remote group", fn);
     free(a.remote);
     if (err != MPI_SUCCESS)
@@ -249,7 +307,7 @@ int dmpi_intercomm_merge(dmpi_comm_t *ic, bool high, dmpi_comm_t **out)
     /* high = false goes first; on a tie, the group whose leader has the
      * lower world rank (both sides see the same). */
     const dmpi_group_t *lg = ic->group, *rg = ic->remote_group;
-    bool local_first = high != remote_high ? !high : lg->world[0] < rg->world[0];
+    bool local_first = high != remote_high ? !high : dmpi_tport_proc_before(lg->world[0], rg->world[0]);
     const dmpi_group_t *first = local_first ? lg : rg, *second = local_first ? rg : lg;
     int n = lg->size + rg->size, *w = malloc((size_t)n * sizeof(int));
     dmpi_group_t *g = NULL;
@@ -362,14 +420,19 @@ int dmpi_intercomm_create_sub(dmpi_comm_t *ic, dmpi_group_t *g, dmpi_comm_t **ou
     *out = NULL;
     bridge_t b = inter_bridge(ic);
     agreement_t a;
-    int pair, local_pair, err = agree(fn, ic->local_comm, 0, &b, MPI_SUCCESS, (const uint32_t *)g->world, g->size,
-                                      &a);
+    uint32_t *names = names_of(g);
+    if (!names)
+        return dmpi_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
+    int n = 0, pair, local_pair, err = agree(fn, ic->local_comm, 0, &b, MPI_SUCCESS, names,
+                                             g->size * DMPI_PROC_NAME_WORDS, &a);
+    free(names);
     if (err != MPI_SUCCESS)
         return err;
     dmpi_group_t *rg = NULL;
     /* Empty on either side, or not in g: MPI_COMM_NULL. */
-    if (g->rank != MPI_UNDEFINED && a.nremote > 0 && (err = choose_pairs(fn, &a, &pair, &local_pair)) == MPI_SUCCESS &&
-        !(rg = dmpi_group_new((const int *)a.remote, a.nremote)))
+    if ((err = numbers_of(fn, a.remote, a.nremote, &n)) == MPI_SUCCESS && g->rank != MPI_UNDEFINED && n > 0 &&
+        (err = choose_pairs(fn, &a, &pair, &local_pair)) == MPI_SUCCESS &&
+        !(rg = dmpi_group_new((const int *)a.remote, n)))
         err = dmpi_err(MPI_ERR_NO_MEM, "%s: out of memory for the remote group", fn);
     free(a.remote);
     if (!rg)
@@ -398,4 +461,54 @@ int dmpi_intercomm_alone(dmpi_comm_t *lc, dmpi_comm_t **out)
         return dmpi_err(MPI_ERR_NO_MEM, "MPI_Intercomm_create_from_groups: out of memory");
     dmpi_group_retain(lc->group);
     return make_inter(lc, lc->group, rg, pair, local_pair, out);
+}
+
+/* ---- between jobs (comm/dynamic.c) ------------------------------------- */
+
+/* Every process of lc gives its id; the leaders swap their groups' ids over
+ * fd, and each process finds (or adds) the remote processes' numbers. */
+int dmpi_intercomm_over_fd(const char *fn, dmpi_comm_t *lc, int root, int fd, int leader_err, dmpi_comm_t **out)
+{
+    *out = NULL;
+    dmpi_proc_id_t me;
+    int n = lc->size, err = MPI_SUCCESS;
+    if (dmpi_tport_my_id(&me) != 0)
+        memset(&me, 0, sizeof me);         /* the others learn it below */
+    dmpi_proc_id_t *ids = malloc((size_t)n * sizeof *ids);
+    if (!ids)
+        return dmpi_err(MPI_ERR_NO_MEM, "%s: out of memory", fn);
+    if ((err = dmpi_comm_allgather_ints(lc, (const int *)&me, DMPI_PROC_ID_INTS, (int *)ids)) != MPI_SUCCESS) {
+        free(ids);
+        return err;
+    }
+    for (int i = 0; i < n && leader_err == MPI_SUCCESS; i++)
+        if (!ids[i].port)
+            leader_err = dmpi_err(MPI_ERR_OTHER, "%s: rank %d cannot listen for other jobs (see its stderr)", fn, i);
+    bridge_t b = {.fd = root == lc->rank ? fd : -1};
+    agreement_t a;
+    err = agree(fn, lc, root, &b, leader_err, (const uint32_t *)ids, n * DMPI_PROC_ID_INTS, &a);
+    free(ids);
+    if (err != MPI_SUCCESS)
+        return err;
+    int m = a.nremote / DMPI_PROC_ID_INTS, pair, local_pair, *procs = malloc((size_t)(m ? m : 1) * sizeof(int));
+    const dmpi_proc_id_t *rid = (const dmpi_proc_id_t *)a.remote;
+    if (!procs || m < 1 || a.nremote % DMPI_PROC_ID_INTS)
+        err = dmpi_err(procs ? MPI_ERR_INTERN : MPI_ERR_NO_MEM, "%s: %d words of remote processes", fn, a.nremote);
+    for (int i = 0; err == MPI_SUCCESS && i < m; i++)
+        if ((procs[i] = dmpi_tport_proc(&rid[i])) < 0)
+            err = dmpi_err(MPI_ERR_OTHER, "%s: cannot reach remote process %d (see above)", fn, i);
+    dmpi_group_t *rg = NULL;
+    if (err == MPI_SUCCESS && (err = choose_pairs(fn, &a, &pair, &local_pair)) == MPI_SUCCESS &&
+        !(rg = dmpi_group_new(procs, m)))
+        err = dmpi_err(MPI_ERR_NO_MEM, "%s: out of memory for the remote group", fn);
+    free(procs);
+    free(a.remote);
+    if (err != MPI_SUCCESS)
+        return err;
+    dmpi_group_t *lg = dmpi_group_new(lc->group->world, lc->size);
+    if (!lg) {
+        dmpi_group_release(rg);
+        return dmpi_err(MPI_ERR_NO_MEM, "%s: out of memory for the local group", fn);
+    }
+    return make_inter(lc, lg, rg, pair, local_pair, out);
 }

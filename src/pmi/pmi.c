@@ -29,6 +29,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -748,4 +749,124 @@ int dmpi_pmi_finalize(void)
     pmi.version = 0;
     pmi.kvsname[0] = '\0';
     return rc;
+}
+
+/* ------------------------------------------------- dynamic processes */
+
+/* A line of an mcmd block: one "key=value" per line, so values may hold
+ * blanks (arguments), never a newline. */
+static int mcmd_line(const char *key, const char *val, char *err, size_t errlen)
+{
+    if (strchr(val, '\n')) {
+        snprintf(err, errlen, "'%s' contains a newline, which the process manager cannot take", key);
+        return -1;
+    }
+    if (strlen(key) + strlen(val) + 2 >= LINE_MAX_LEN) {
+        snprintf(err, errlen, "'%s' is longer than the process manager takes", key);
+        return -1;
+    }
+    return send_line("%s=%s", key, val) == 0 ? 0 : (snprintf(err, errlen, "lost the process manager"), -1);
+}
+
+int dmpi_pmi_spawn(int count, const dmpi_pmi_spawn_t *cmds, const char *preput_key, const char *preput_val,
+                   char *err, size_t errlen)
+{
+    char line[LINE_MAX_LEN], k[32], v[32];
+    if (!pmi.initialized || pmi.singleton) {
+        snprintf(err, errlen, "no process manager to start processes (the program was not started by mpiexec)");
+        return -1;
+    }
+    if (pmi.version == 2) {
+        snprintf(err, errlen, "the process manager speaks PMI-2, through which dmpi does not spawn");
+        return -1;
+    }
+    for (int c = 0; c < count; c++) {
+        const dmpi_pmi_spawn_t *s = &cmds[c];
+        int argc = 0;
+        while (s->argv && s->argv[argc])
+            argc++;
+        if (send_line("mcmd=spawn") != 0)
+            goto lost;
+#define NUM(key, n) (snprintf(v, sizeof v, "%d", (n)), mcmd_line((key), v, err, errlen))
+        if (NUM("nprocs", s->maxprocs) || mcmd_line("execname", s->cmd, err, errlen) || NUM("totspawns", count) ||
+            NUM("spawnssofar", c + 1) || NUM("argcnt", argc))
+            return -1;
+        for (int i = 0; i < argc; i++)
+            if ((snprintf(k, sizeof k, "arg%d", i + 1), mcmd_line(k, s->argv[i], err, errlen)))
+                return -1;
+        if (NUM("preput_num", 1) || mcmd_line("preput_key_0", preput_key, err, errlen) ||
+            mcmd_line("preput_val_0", preput_val, err, errlen) || NUM("info_num", s->ninfo))
+            return -1;
+        for (int i = 0; i < s->ninfo; i++)
+            if ((snprintf(k, sizeof k, "info_key_%d", i), mcmd_line(k, s->info_keys[i], err, errlen)) ||
+                (snprintf(k, sizeof k, "info_val_%d", i), mcmd_line(k, s->info_vals[i], err, errlen)))
+                return -1;
+#undef NUM
+        if (send_line("endcmd") != 0)
+            goto lost;
+    }
+    int rc;
+    if (expect_reply("spawn_result", line, sizeof line, &rc) != 0)
+        goto lost;
+    if (rc != 0) {
+        char msg[1024] = "refused", *o = msg;
+        field(line, "msg", msg, sizeof msg);
+        for (const char *p = msg; *p; p++) {      /* our mpiexec sends blanks as %20 */
+            unsigned v;
+            if (p[0] == '%' && sscanf(p + 1, "%2x", &v) == 1 && p[1] && p[2]) {
+                *o++ = (char)v;
+                p += 2;
+            } else {
+                *o++ = *p;
+            }
+        }
+        *o = '\0';
+        snprintf(err, errlen, "%s", msg);
+        return -1;
+    }
+    return 0;
+lost:
+    snprintf(err, errlen, "lost the process manager");
+    return -1;
+}
+
+/* Service names travel in hex: they may hold anything. */
+static void hexify(const char *s, char *out)
+{
+    for (; *s; s++, out += 2)
+        sprintf(out, "%02x", (unsigned char)*s);
+    *out = '\0';
+}
+
+int dmpi_pmi_name(int op, const char *service, char *port, int portlen)
+{
+    char line[LINE_MAX_LEN], svc[2 * 1024 + 1], key[2 * 1024 + 16];
+    int rc;
+    if (!pmi.initialized || strlen(service) > 1024)
+        return -1;
+    hexify(service, svc);
+    if (pmi.singleton || pmi.version == 2) {     /* names this process published */
+        snprintf(key, sizeof key, "dmpi-svc-%s", svc);
+        struct kv *e = store_find(key);
+        bool have = e && e->val[0];
+        if (op == DMPI_PMI_PUBLISH)
+            return have ? 1 : store_put(key, port);
+        if (!have)
+            return 1;
+        if (op == DMPI_PMI_UNPUBLISH)
+            return store_put(key, "");
+        snprintf(port, (size_t)portlen, "%s", e->val);
+        return 0;
+    }
+    static const char *const cmd[] = {"publish_name", "unpublish_name", "lookup_name"};
+    static const char *const res[] = {"publish_result", "unpublish_result", "lookup_result"};
+    if ((op == DMPI_PMI_PUBLISH ? send_line("cmd=%s service=%s port=%s", cmd[op], svc, port)
+                                : send_line("cmd=%s service=%s", cmd[op], svc)) != 0 ||
+        expect_reply(res[op], line, sizeof line, &rc) != 0)
+        return -1;
+    if (rc != 0)
+        return 1;
+    if (op == DMPI_PMI_LOOKUP && field(line, "port", port, (size_t)portlen) != 0)
+        return -1;
+    return 0;
 }

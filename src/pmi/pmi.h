@@ -18,6 +18,8 @@
 #ifndef DMPI_PMI_H
 #define DMPI_PMI_H
 
+#include <stddef.h>
+
 #define DMPI_PMI_KEY_MAX 64     /* buffer size for a key, NUL included */
 #define DMPI_PMI_VAL_MAX 1024   /* buffer size for a value, NUL included */
 
@@ -39,5 +41,24 @@ int dmpi_pmi_is_singleton(void);
  * PMI-2 it is read as a job attribute): returns 0 if
  * found, 1 if the key does not exist (silently), -1 on any other failure. */
 int dmpi_pmi_try_get(const char *key, char *value, int maxlen);
+
+/* Dynamic processes (PMI-1 only). spawn starts the commands as one new
+ * job, whose key space gets preput_key = preput_val before it starts;
+ * 0, or -1 with the reason in err. */
+typedef struct dmpi_pmi_spawn {
+    const char *cmd;
+    char **argv;                 /* NULL-terminated, or NULL */
+    int maxprocs;
+    int ninfo;
+    const char **info_keys, **info_vals;
+} dmpi_pmi_spawn_t;
+int dmpi_pmi_spawn(int count, const dmpi_pmi_spawn_t *cmds, const char *preput_key, const char *preput_val,
+                   char *err, size_t errlen);
+/* The name service: publish service -> port, unpublish, lookup (into
+ * port). 0; 1 if the name is taken (publish) or absent (the others); -1 if
+ * the process manager failed. Without one (a singleton, PMI-2), names live
+ * in this process. */
+enum { DMPI_PMI_PUBLISH, DMPI_PMI_UNPUBLISH, DMPI_PMI_LOOKUP };
+int dmpi_pmi_name(int op, const char *service, char *port, int portlen);
 
 #endif

@@ -31,6 +31,7 @@ int dmpi_tport_init(void)
 {
     if (!(dmpi_tport_peers = calloc((size_t)dmpi_world.size, sizeof *dmpi_tport_peers)))
         return -1;
+    dmpi_tport_nprocs = dmpi_world.size;
     for (int i = 0; dmpi_tports[i]; i++) {
         const dmpi_tport_t *t = dmpi_tports[i];
         if (t->init && t->init() != 0)
@@ -53,6 +54,7 @@ void dmpi_tport_finalize(void)
     }
     free(dmpi_tport_peers);
     dmpi_tport_peers = NULL;
+    dmpi_tport_procs_finalize();
 }
 
 bool dmpi_tport_quiet(void)

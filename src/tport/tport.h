@@ -16,6 +16,7 @@
 #include <time.h>
 
 struct dmpi_msg;
+struct dmpi_proc_id;
 
 typedef struct dmpi_tport {
     const char *name;
@@ -47,6 +48,11 @@ typedef struct dmpi_tport {
      * (a network transport's poll); false if it does not (then the caller
      * sleeps). */
     bool (*nap)(double seconds);
+    /* Processes of other jobs (tport/procs.c): dyn_start makes this process
+     * reachable by them and fills in where (*me's addr, port, key);
+     * dyn_add claims process number proc, described by id. Only TCP has them. */
+    int (*dyn_start)(struct dmpi_proc_id *me);
+    int (*dyn_add)(int proc, const struct dmpi_proc_id *id);
 } dmpi_tport_t;
 
 /* How this rank reaches one peer (indexed by world rank). */
@@ -81,5 +87,48 @@ static inline struct timespec dmpi_tport_timespec(double seconds)
 {
     return (struct timespec){(time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9)};
 }
+
+/* ---- processes of other jobs (dynamic processes, tport/procs.c) --------
+ * MPI_Comm_spawn, connect/accept and join bring in processes of other jobs
+ * (other MPI_COMM_WORLDs). Each gets a process number after the world's
+ * ranks, used wherever a world rank is (groups, peer_world_of, the peer
+ * tables), and is always reached by TCP; a process of this job keeps its
+ * world rank. A process is named across jobs by its id: */
+typedef struct dmpi_proc_id {
+    uint64_t job;                /* hash of its job's key-space name */
+    int32_t rank;                /* its world rank there */
+    uint32_t addr, port;         /* where it listens for other jobs (network order) */
+    uint8_t key[16];             /* what a connection to it must show */
+    uint32_t pad;
+} dmpi_proc_id_t;
+#define DMPI_PROC_ID_INTS ((int)(sizeof(dmpi_proc_id_t) / sizeof(int)))
+extern int dmpi_tport_nprocs;    /* world ranks and processes of other jobs */
+/* This process's id; the first call makes it reachable by other jobs
+ * (TCP starts listening if it did not). 0, or -1 after saying why. */
+int dmpi_tport_my_id(dmpi_proc_id_t *id);
+/* The process number of id: its world rank in this job, else a number
+ * given on first sight. -1 if it cannot be reached (said why). */
+int dmpi_tport_proc(const dmpi_proc_id_t *id);
+void dmpi_tport_procs_finalize(void);
+/* An order of processes that every job sees alike: (job, rank). */
+bool dmpi_tport_proc_before(int a, int b);
+/* Process numbers mean something in one job only; between jobs (and in
+ * every exchange that names processes) a process is DMPI_PROC_NAME_WORDS
+ * words: its job and rank. named: its number here, -1 if unknown here. */
+#define DMPI_PROC_NAME_WORDS 3
+void dmpi_tport_proc_name(int proc, uint32_t *w);
+int dmpi_tport_proc_named(const uint32_t *w);
+/* Ports (MPI_Open_port): a listening socket named
+ * "dmpi-port:<address>:<port>:<secret>". 0, or -1 with why in err. */
+int dmpi_tport_port_open(char *name, size_t len, char *err, size_t errlen);
+int dmpi_tport_port_close(const char *name);                 /* -1: not an open port here */
+/* A connection waiting on our port name: 1 and *fd (nonblocking), 0 none
+ * yet, -1 not an open port of this process. */
+int dmpi_tport_port_try_accept(const char *name, int *fd);
+/* Connects to a port: 0 and *fd (nonblocking, connected), or -1 with why
+ * in err. *secret: the 16 bytes the acceptor checks. */
+int dmpi_tport_port_dial(const char *name, int *fd, uint8_t *secret, char *err, size_t errlen);
+/* The secret of one of our open ports (-1: not one). */
+int dmpi_tport_port_secret(const char *name, uint8_t *secret);
 
 #endif

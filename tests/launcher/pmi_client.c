@@ -175,6 +175,26 @@ int main(int argc, char **argv)
             write_str(buf);
         }
         finalize_and_exit();
+    } else if (strcmp(mode, "spawn") == 0 && argc > 3) {
+        /* rank 0 spawns argv[2] processes of argv[3] argv[4]...; everyone finalizes */
+        if (rank == 0) {
+            char err[512];
+            dmpi_pmi_spawn_t s = {argv[3], argv + 4, atoi(argv[2]), 0, NULL, NULL};
+            if (dmpi_pmi_spawn(1, &s, "PARENT_ROOT_PORT_NAME", "none", err, sizeof err) == 0)
+                printf("spawn ok\n");
+            else
+                printf("spawn failed: %s\n", err);
+        }
+        finalize_and_exit();
+    } else if (strcmp(mode, "spawned") == 0) {
+        const char *sp = getenv("PMI_SPAWNED");
+        char port[64] = "";
+        if (dmpi_pmi_get("PARENT_ROOT_PORT_NAME", port, sizeof port) != 0)
+            die("get PARENT_ROOT_PORT_NAME");
+        printf("child rank=%d size=%d spawned=%s port=%s kvsname=%s\n", rank, size, sp ? sp : "-", port,
+               dmpi_pmi_kvsname());
+        mode_kvs(1);
+        finalize_and_exit();
     } else if (strcmp(mode, "shm") == 0) {
         char path[512];
         snprintf(path, sizeof path, "/dev/shm/dmpi-%s-test-%d", dmpi_pmi_kvsname(), rank);

@@ -42,6 +42,20 @@ void mpx_job_set_size(struct mpx_job *job, int n)
     }
 }
 
+int mpx_job_add_ranks(struct mpx_job *job, int n)
+{
+    int first = job->n;
+    job->ranks = mpx_xrealloc(job->ranks, (size_t)(first + n) * sizeof *job->ranks);
+    memset(job->ranks + first, 0, (size_t)n * sizeof *job->ranks);
+    for (int i = first; i < first + n; i++) {
+        struct mpx_rank *r = &job->ranks[i];
+        r->state = MPX_NOT_STARTED;
+        r->out.fd = r->err.fd = r->pmi.fd = -1;
+    }
+    job->n += n;
+    return first;
+}
+
 void mpx_job_init(struct mpx_job *job, const struct mpx_options *opt)
 {
     char hex[9];
@@ -57,6 +71,7 @@ void mpx_job_init(struct mpx_job *job, const struct mpx_options *opt)
 
 void mpx_job_free(struct mpx_job *job)
 {
+    mpx_dyn_free(job);
     free(job->ranks);
     job->ranks = NULL;
     mpx_nodes_free(job);

@@ -84,6 +84,7 @@ static void run(struct mpx_job *job, int sigfd)
 
     mpx_reap(job);
     for (;;) {
+        mpx_dyn_run_spawns(job);               /* the rank table grows here only */
         double now = mpx_now();
         double next = mpx_remote_timers(job, now);   /* first: a host lost ends the job */
         mpx_consider(&next, mpx_job_timers(job, now));
@@ -231,6 +232,7 @@ int main(int argc, char **argv)
         mpx_options_free(&opt);
         return rc;
     }
+    mpx_dyn_init(&job);
     mpx_pmi_server_init(&job);
     choose_stdin(&job);
 

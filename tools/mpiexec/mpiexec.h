@@ -8,6 +8,7 @@
  *   proxy.c        the per-host proxy (mpiexec --proxy): forks the host's
  *                  ranks, relays their PMI, output and exits, obeys signals
  *   pmi_server.c   PMI-1 server: one key space per job, barrier, abort, finalize
+ *   dynamic.c      MPI_Comm_spawn's jobs (PMI spawn), the name service
  *   output.c       forwarding of the ranks' stdout/stderr and of our stdin to rank 0
  *   job.c          job policy: first failure wins, terminate and escalate, exit status
  *   signals.c      signal self-pipe (no work in signal handlers)
@@ -25,6 +26,8 @@
 #include <poll.h>
 #include <stddef.h>
 #include <sys/types.h>
+
+struct mpx_spawn_req;
 
 #define MPX_KILL_GRACE 0.5       /* seconds between SIGTERM and SIGKILL */
 #define MPX_CAUSE_WAIT 0.25      /* seconds an abort waits for a failure that explains it */
@@ -86,6 +89,7 @@ struct mpx_pmi_conn {
     int inited, finalized, in_barrier;
     int aborted;                 /* sent cmd=abort: its own exit says nothing more */
     int dead;                    /* closed: ignore what else arrives */
+    struct mpx_spawn_req *mcmd;  /* a spawn request being read (mcmd=spawn ... endcmd) */
 };
 
 /* A framed channel: 12-byte header (length, type, rank; network order). */
@@ -143,8 +147,25 @@ struct mpx_node {                /* where ranks run */
     int first_rank, nranks;
 };
 
+/* A command of MPI_Comm_spawn(_multiple): what its ranks run. */
+struct mpx_app {
+    char **argv;                 /* the resolved program, then its arguments */
+    char *wdir;                  /* info "wdir", or NULL */
+};
+
+/* One job of the run: 0 is mpiexec's own, each spawn makes another, with
+ * its own key space, barrier and ranks numbered from 0 (its MPI_COMM_WORLD). */
+struct mpx_gen {
+    char kvsname[MPX_KVSNAME_MAX];
+    int first, size;             /* its ranks in job.ranks */
+    int barrier_count;
+};
+
 struct mpx_rank {
-    int rank;
+    int rank;                    /* in its own job (gen) */
+    int gen;                     /* which job: 0 mpiexec's, then each spawn's */
+    int appnum;                  /* MPI_APPNUM: its command's index in the spawn */
+    const struct mpx_app *app;   /* what it runs (NULL: mpiexec's command line) */
     int node;                    /* index into job.nodes */
     int local_rank;              /* rank among those on its node */
     struct mpx_proxy *proxy;     /* runs on another host's proxy; NULL: our child */
@@ -168,6 +189,10 @@ struct mpx_job {
     struct mpx_link *up;         /* in a proxy: the link to mpiexec */
     void (*rank_exited)(struct mpx_job *, struct mpx_rank *);   /* after reaping */
     char kvsname[MPX_KVSNAME_MAX];
+    struct mpx_gen *gens;        /* the jobs: [0] is mpiexec's own */
+    int ngens;
+    int universe_size;           /* MPI_UNIVERSE_SIZE: the CPUs here, at least the ranks */
+    struct mpx_spawn_req *spawns;   /* complete requests waiting to be started */
     int nrunning;                /* ranks started and not yet reaped */
     int barrier_count;
 
@@ -230,6 +255,10 @@ void mpx_nodes_free(struct mpx_job *job);
 
 /* Starts all ranks; returns 0, or -1 after mpx_job_fail (exec failure...). */
 int mpx_spawn_all(struct mpx_job *job);
+/* Starts ranks [first, first + n) of the table (a spawned job's). */
+int mpx_spawn_range(struct mpx_job *job, int first, int n);
+/* Grows the rank table by n ranks, not started; returns the first new index. */
+int mpx_job_add_ranks(struct mpx_job *job, int n);
 /* Reaps every child that has exited; calls job->rank_exited for ranks,
  * mpx_remote_reaped for the launchers of proxies. */
 void mpx_reap(struct mpx_job *job);
@@ -242,7 +271,22 @@ void mpx_kill_job(struct mpx_job *job, int sig);
  * waiting (on the signal pipe sigfd) at most a second. */
 void mpx_kill_leftovers(struct mpx_job *job, int sigfd);
 
+/* ------------------------------------------------------------ dynamic.c */
+
+void mpx_dyn_init(struct mpx_job *job);
+/* A line of an mcmd=spawn block from rank r (the first one too). */
+void mpx_dyn_mcmd_line(struct mpx_job *job, struct mpx_rank *r, const char *line);
+/* Starts the spawn requests that are complete (from the poll loop, where
+ * the rank table may grow). */
+void mpx_dyn_run_spawns(struct mpx_job *job);
+/* publish_name, unpublish_name, lookup_name */
+void mpx_dyn_name(struct mpx_job *job, struct mpx_rank *r, const char *cmd, const char *service, const char *port);
+void mpx_dyn_free(struct mpx_job *job);
+
 /* ---------------------------------------------------------- pmi_server.c */
+
+void mpx_pmi_reply(struct mpx_rank *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void mpx_kvs_put(int gen, const char *key, const char *val);
 
 int mpx_pmi_server_init(struct mpx_job *job);
 void mpx_pmi_server_free(void);

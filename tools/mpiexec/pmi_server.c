@@ -45,6 +45,13 @@ static struct kvs_entry *kvs_find(const char *key)
     return NULL;
 }
 
+/* Each job's keys live under "<gen>/key". */
+static const char *scoped(int gen, const char *key, char *buf, size_t len)
+{
+    snprintf(buf, len, "%d/%s", gen, key);
+    return buf;
+}
+
 static void kvs_put(const char *key, const char *val)
 {
     struct kvs_entry *e = kvs_find(key);
@@ -84,8 +91,14 @@ int mpx_pmi_server_init(struct mpx_job *job)
         return 0;
     }
     strcat(map, ")");
-    kvs_put("PMI_process_mapping", map);
+    kvs_put("0/PMI_process_mapping", map);
     return 0;
+}
+
+void mpx_kvs_put(int gen, const char *key, const char *val)
+{
+    char k[MPX_KEYLEN_MAX + 16];
+    kvs_put(scoped(gen, key, k, sizeof k), val);
 }
 
 /* -------------------------------------------------------------- replies */
@@ -104,9 +117,9 @@ static int pmi_open(const struct mpx_rank *r)
     return r->proxy ? !r->pmi.dead : r->pmi.fd >= 0;
 }
 
-static void reply(struct mpx_rank *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#define reply mpx_pmi_reply
 
-static void reply(struct mpx_rank *r, const char *fmt, ...)
+void mpx_pmi_reply(struct mpx_rank *r, const char *fmt, ...)
 {
     char line[MPX_PMI_LINE_MAX + MPX_VALLEN_MAX];
     va_list ap;
@@ -173,11 +186,12 @@ static void do_barrier_in(struct mpx_job *job, struct mpx_rank *r)
 {
     if (r->pmi.in_barrier)
         return;
+    struct mpx_gen *g = &job->gens[r->gen];
     r->pmi.in_barrier = 1;
-    if (++job->barrier_count < job->n)
+    if (++g->barrier_count < g->size)
         return;
-    job->barrier_count = 0;           /* everyone is in: release them all */
-    for (int i = 0; i < job->n; i++) {
+    g->barrier_count = 0;             /* everyone is in: release them all */
+    for (int i = g->first; i < g->first + g->size; i++) {
         struct mpx_rank *o = &job->ranks[i];
         if (o->pmi.in_barrier) {
             o->pmi.in_barrier = 0;
@@ -189,14 +203,15 @@ static void do_barrier_in(struct mpx_job *job, struct mpx_rank *r)
 static void do_put(struct mpx_job *job, struct mpx_rank *r, const struct request *q)
 {
     const char *kvs = req_get(q, "kvsname"), *key = req_get(q, "key"), *val = req_get(q, "value");
-    if (!kvs || strcmp(kvs, job->kvsname) != 0)
+    char k[MPX_KEYLEN_MAX + 16];
+    if (!kvs || strcmp(kvs, job->gens[r->gen].kvsname) != 0)
         reply(r, "cmd=put_result rc=-1 msg=unknown_kvsname");
     else if (!key || !*key || strlen(key) >= MPX_KEYLEN_MAX)
         reply(r, "cmd=put_result rc=-1 msg=bad_key");
     else if (!val || strlen(val) >= MPX_VALLEN_MAX)
         reply(r, "cmd=put_result rc=-1 msg=bad_value");
     else {
-        kvs_put(key, val);
+        kvs_put(scoped(r->gen, key, k, sizeof k), val);
         reply(r, "cmd=put_result rc=0 msg=success");
     }
 }
@@ -205,11 +220,12 @@ static void do_get(struct mpx_job *job, struct mpx_rank *r, const struct request
 {
     const char *kvs = req_get(q, "kvsname"), *key = req_get(q, "key");
     struct kvs_entry *e;
-    if (!kvs || strcmp(kvs, job->kvsname) != 0)
+    char k[MPX_KEYLEN_MAX + 16];
+    if (!kvs || strcmp(kvs, job->gens[r->gen].kvsname) != 0)
         reply(r, "cmd=get_result rc=-1 msg=unknown_kvsname value=unknown");
-    else if (!key || !*key)
+    else if (!key || !*key || strlen(key) >= MPX_KEYLEN_MAX)
         reply(r, "cmd=get_result rc=-1 msg=bad_key value=unknown");
-    else if (!(e = kvs_find(key)))
+    else if (!(e = kvs_find(scoped(r->gen, key, k, sizeof k))))
         reply(r, "cmd=get_result rc=-1 msg=key_%s_not_found value=unknown", key);
     else
         reply(r, "cmd=get_result rc=0 msg=success value=%s", e->val);
@@ -245,6 +261,10 @@ static void serve(struct mpx_job *job, struct mpx_rank *r, char *line)
         line[len - 1] = '\0';
     if (line[0] == '\0')
         return;
+    if (r->pmi.mcmd || !strncmp(line, "mcmd=", 5)) {   /* a spawn request, one key=value a line */
+        mpx_dyn_mcmd_line(job, r, line);
+        return;
+    }
     char copy[128];
     snprintf(copy, sizeof copy, "%s", line);    /* for messages: parsing cuts the line up */
     const char *cmd;
@@ -266,11 +286,13 @@ static void serve(struct mpx_job *job, struct mpx_rank *r, char *line)
         reply(r, "cmd=maxes kvsname_max=%d keylen_max=%d vallen_max=%d",
               MPX_KVSNAME_MAX, MPX_KEYLEN_MAX, MPX_VALLEN_MAX);
     } else if (strcmp(cmd, "get_appnum") == 0) {
-        reply(r, "cmd=appnum appnum=0");
+        reply(r, "cmd=appnum appnum=%d", r->appnum);
     } else if (strcmp(cmd, "get_my_kvsname") == 0) {
-        reply(r, "cmd=my_kvsname kvsname=%s", job->kvsname);
+        reply(r, "cmd=my_kvsname kvsname=%s", job->gens[r->gen].kvsname);
     } else if (strcmp(cmd, "get_universe_size") == 0) {
-        reply(r, "cmd=universe_size size=%d", job->world_size);
+        reply(r, "cmd=universe_size size=%d", job->universe_size);
+    } else if (!strcmp(cmd, "publish_name") || !strcmp(cmd, "unpublish_name") || !strcmp(cmd, "lookup_name")) {
+        mpx_dyn_name(job, r, cmd, req_get(&q, "service"), req_get(&q, "port"));
     } else if (strcmp(cmd, "put") == 0) {
         do_put(job, r, &q);
     } else if (strcmp(cmd, "get") == 0) {

@@ -70,11 +70,22 @@ static void exec_rank(struct mpx_job *job, struct mpx_rank *r, pid_t parent,
     unsetenv("PMI_JOBID");                    /* an outer Slurm step's: we serve PMI-1 here */
     set_env_int("PMI_FD", pmi_fd);
     set_env_int("PMI_RANK", r->rank);
-    set_env_int("PMI_SIZE", job->world_size);
-    set_env_int("DMPI_LOCAL_RANK", r->local_rank);
-    set_env_int("DMPI_LOCAL_SIZE", job->nodes[r->node].nranks);
+    if (r->gen == 0) {
+        set_env_int("PMI_SIZE", job->world_size);
+        set_env_int("DMPI_LOCAL_RANK", r->local_rank);
+        set_env_int("DMPI_LOCAL_SIZE", job->nodes[r->node].nranks);
+        unsetenv("PMI_SPAWNED");              /* (mpiexec itself may run in a spawned job) */
+    } else {                                  /* a spawned job: its own world, on this host */
+        set_env_int("PMI_SIZE", job->gens[r->gen].size);
+        set_env_int("DMPI_LOCAL_RANK", r->rank);
+        set_env_int("DMPI_LOCAL_SIZE", job->gens[r->gen].size);
+        setenv("PMI_SPAWNED", "1", 1);
+        if (r->app->wdir && chdir(r->app->wdir) != 0)
+            goto fail;
+    }
 
-    execvp(opt->argv[0], opt->argv);
+    char **argv = r->app ? r->app->argv : opt->argv;
+    execvp(argv[0], argv);
 fail:;
     int e = errno;
     ssize_t w = write(report_fd, &e, sizeof e);
@@ -116,7 +127,7 @@ static int spawn_rank(struct mpx_job *job, struct mpx_rank *r, int devnull)
     what = "pipe";
     if (pipe2(outp, O_CLOEXEC) != 0 || pipe2(errp, O_CLOEXEC) != 0 || pipe2(rep, O_CLOEXEC) != 0)
         goto sys_fail;
-    int want_stdin = r->rank == 0 && job->stdin_to_rank0;
+    int want_stdin = r->rank == 0 && r->gen == 0 && job->stdin_to_rank0;
     if (want_stdin && pipe2(inp, O_CLOEXEC) != 0)
         goto sys_fail;
 
@@ -154,7 +165,7 @@ static int spawn_rank(struct mpx_job *job, struct mpx_rank *r, int devnull)
     int e = exec_result(rep[0]);
     close_fd(&rep[0]);
     if (e) {
-        const char *prog = job->opt->argv[0];
+        const char *prog = r->app ? r->app->argv[0] : job->opt->argv[0];
         if (e == ENOENT && !strchr(prog, '/'))
             mpx_job_fail(job, 127, "cannot execute '%s': command not found (not in PATH)", prog);
         else
@@ -194,6 +205,20 @@ int mpx_spawn_all(struct mpx_job *job)
     return rc;
 }
 
+int mpx_spawn_range(struct mpx_job *job, int first, int n)
+{
+    int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (devnull < 0) {
+        mpx_job_fail(job, 1, "cannot open /dev/null: %s", strerror(errno));
+        return -1;
+    }
+    int rc = 0;
+    for (int i = first; i < first + n && rc == 0; i++)
+        rc = spawn_rank(job, &job->ranks[i], devnull);
+    close(devnull);
+    return rc;
+}
+
 void mpx_kill_job(struct mpx_job *job, int sig)
 {
     if (job->pgid > 0)
@@ -209,6 +234,8 @@ static const char *describe(const struct mpx_job *job, const struct mpx_rank *r,
 {
     if (r->proxy)
         snprintf(buf, len, "rank %d (pid %ld on %s)", r->rank, (long)r->pid, job->nodes[r->node].host);
+    else if (r->gen)
+        snprintf(buf, len, "rank %d of spawned job %d (pid %ld)", r->rank, r->gen, (long)r->pid);
     else
         snprintf(buf, len, "rank %d (pid %ld)", r->rank, (long)r->pid);
     return buf;

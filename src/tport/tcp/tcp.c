@@ -22,6 +22,7 @@
 
 extern const dmpi_tport_t dmpi_tport_tcp;
 tcp_peer_t *tcp_peers;
+int tcp_npeers;
 
 #define TCP_IOV 64
 #define RX_SLACK (64u << 10)      /* read-ahead room beyond the largest eager frame */
@@ -96,7 +97,12 @@ static void payload_iov(const tcp_out_t *o, size_t done, size_t max, struct iove
 /* err: the socket's errno, or 0 when the peer closed the connection. */
 static void lost(int peer, const char *doing, int err)
 {
-    dmpi_fatal("tcp: rank %d lost its connection to rank %d while %s (%s)", dmpi_world.rank, peer, doing,
+    char who[64];
+    if (peer < tcp_npeers && tcp_peers[peer].foreign)
+        snprintf(who, sizeof who, "rank %d of another job", (int)tcp_peers[peer].id.rank);
+    else
+        snprintf(who, sizeof who, "rank %d", peer);
+    dmpi_fatal("tcp: rank %d lost its connection to %s while %s (%s)", dmpi_world.rank, who, doing,
                err == ETIMEDOUT ? "no answer within DMPI_TCP_TIMEOUT" : err ? strerror(err) : "closed by the peer");
 }
 
@@ -553,6 +559,20 @@ static int tcp_plan(void)
     return 0;
 }
 
+/* What every start needs: the sizes, and the peer table for the world. */
+static int start_common(void)
+{
+    /* every pass is now a system call (recv, poll or epoll_wait, 0.3-0.5
+     * us): spinning 100 of them on a machine whose ranks outnumber its
+     * cores kept the rank we wait for off a core, and allreduce across
+     * 2 x 2 ranks on 2 cores took 2-3x as long */
+    dmpi_tport_poll_cost = TCP_POLL_COST;
+    T.eager = dmpi_params.tcp_eager_limit;
+    T.rx_cap = TCP_FRAME_BYTES + T.eager + RX_SLACK;
+    tcp_npeers = dmpi_world.size;
+    return (tcp_peers = calloc((size_t)dmpi_world.size, sizeof *tcp_peers)) ? 0 : -1;
+}
+
 static int tcp_init(void)
 {
     if (!T.on)
@@ -565,14 +585,7 @@ static int tcp_init(void)
         fprintf(stderr, "dmpi: tcp: rank %d cannot read the job's key\n", dmpi_world.rank);
         return -1;
     }
-    /* every pass is now a system call (recv, poll or epoll_wait, 0.3-0.5
-     * us): spinning 100 of them on a machine whose ranks outnumber its
-     * cores kept the rank we wait for off a core, and allreduce across
-     * 2 x 2 ranks on 2 cores took 2-3x as long */
-    dmpi_tport_poll_cost = TCP_POLL_COST;
-    T.eager = dmpi_params.tcp_eager_limit;
-    T.rx_cap = TCP_FRAME_BYTES + T.eager + RX_SLACK;
-    if (!(tcp_peers = calloc((size_t)dmpi_world.size, sizeof *tcp_peers)))
+    if (start_common() != 0)
         return -1;
     for (int w = 0; w < dmpi_world.size; w++) {
         if (!ours(w))
@@ -586,9 +599,10 @@ static int tcp_init(void)
 
 static void tcp_finalize(void)
 {
+    tcp_port_close_all();
     if (!T.on)
         return;
-    for (int w = 0; w < dmpi_world.size; w++) {
+    for (int w = 0; w < tcp_npeers; w++) {
         tcp_peer_t *p = &tcp_peers[w];
         tcp_conn_close(p->sock);
         tcp_conn_close(p->dialing);
@@ -602,6 +616,7 @@ static void tcp_finalize(void)
     free(tcp_peers);
     tcp_addr_finalize();
     tcp_peers = NULL;
+    tcp_npeers = 0;
     tcp_conn_finalize();
     T.on = false;
     T.npending = 0;
@@ -622,6 +637,36 @@ static bool tcp_nap(double seconds)
     return true;
 }
 
+/* ---- processes of other jobs -------------------------------------------- */
+
+/* Other jobs reach this process by TCP: listen now if the job did not need
+ * TCP (all ranks on one node). */
+static int tcp_dyn_start(dmpi_proc_id_t *me)
+{
+    if (!T.on) {
+        if (tcp_conn_listen() != 0 || start_common() != 0)
+            return -1;
+        T.on = true;
+    }
+    return tcp_conn_dyn_start(me);
+}
+
+static int tcp_dyn_add(int proc, const dmpi_proc_id_t *id)
+{
+    if (proc >= tcp_npeers) {
+        tcp_peer_t *n = realloc(tcp_peers, (size_t)(proc + 1) * sizeof *n);
+        if (!n)
+            return -1;
+        memset(n + tcp_npeers, 0, (size_t)(proc + 1 - tcp_npeers) * sizeof *n);
+        tcp_peers = n;
+        tcp_npeers = proc + 1;
+    }
+    tcp_peers[proc].foreign = true;
+    tcp_peers[proc].id = *id;
+    dmpi_tport_claim(proc, &dmpi_tport_tcp, proc, (long long)T.eager, (long long)T.eager);
+    return 0;
+}
+
 const dmpi_tport_t dmpi_tport_tcp = {
     .name = "tcp",
     .plan = tcp_plan,
@@ -635,4 +680,6 @@ const dmpi_tport_t dmpi_tport_tcp = {
     .rndv_matched = tcp_rndv_matched,
     .sync_ack = tcp_sync_ack,
     .nap = tcp_nap,
+    .dyn_start = tcp_dyn_start,
+    .dyn_add = tcp_dyn_add,
 };

@@ -32,6 +32,7 @@ typedef struct tcp_sock {
     size_t got;                  /* bytes of hello or verdict read */
     union {
         tcp_hello_t hello;
+        tcp_hello_dyn_t dyn;
         tcp_verdict_t verdict;
     } in;
 } tcp_sock_t;
@@ -49,11 +50,17 @@ typedef struct tcp_peer {
     dmpi_request_t *direct;      /* DATA read straight into this receive ... */
     size_t direct_left;          /* ... this many bytes more */
     unsigned data_owed;          /* DATA frames asked for (CTS sent) and not yet begun */
+    bool foreign;                /* a process of another job, reached at id */
+    dmpi_proc_id_t id;
 } tcp_peer_t;
 
 /* tcp_conn.c: connections. */
 int tcp_conn_listen(void);                     /* bind and listen; 0 or -1 */
 int tcp_conn_publish(void);                    /* rank 0: the job's key into PMI */
+/* Processes of other jobs: our id (address, port, a key of our own for
+ * their connections), set once TCP listens. */
+int tcp_conn_dyn_start(dmpi_proc_id_t *me);
+void tcp_port_close_all(void);                 /* tcp_port.c: at finalize */
 extern struct sockaddr_in tcp_listen_addr;     /* where we listen (after tcp_conn_listen) */
 
 /* tcp_addr.c: where peers listen, one key-space entry per node. */
@@ -72,6 +79,7 @@ void tcp_epoll_mod(tcp_sock_t *k, bool out);
 
 /* tcp.c, called by tcp_conn.c */
 extern tcp_peer_t *tcp_peers;
+extern int tcp_npeers;                         /* entries of tcp_peers */
 void tcp_peer_ready(int peer);                 /* its connection is up: push what waits */
 #define TCP_LISTEN_TAG ((void *)1)
 

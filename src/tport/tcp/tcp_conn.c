@@ -31,7 +31,9 @@ static struct {
     struct in_addr addr;
     char ifname[IF_NAMESIZE];
     uint8_t key[TCP_KEY_BYTES];
-} C = {-1, -1, {0}, "", {0}};
+    bool dyn;                    /* other jobs may connect: me is set */
+    dmpi_proc_id_t me;
+} C = {-1, -1, {0}, "", {0}, false, {0}};
 
 int tcp_epoll_fd(void) { return C.ep; }
 
@@ -159,6 +161,32 @@ int tcp_conn_publish(void)
     return dmpi_pmi_put("dmpi-tcp-key", h);
 }
 
+int tcp_conn_dyn_start(dmpi_proc_id_t *me)
+{
+    if (!C.dyn) {
+        if (getrandom(me->key, sizeof me->key, 0) != (ssize_t)sizeof me->key) {
+            perror("dmpi: tcp: getrandom");
+            return -1;
+        }
+        me->addr = tcp_listen_addr.sin_addr.s_addr;
+        me->port = tcp_listen_addr.sin_port;
+        C.me = *me;
+        C.dyn = true;
+    }
+    *me = C.me;
+    return 0;
+}
+
+/* Of two processes that dial each other, the connection of the lower one
+ * wins: world ranks in a job, (job, rank) across jobs. */
+static bool me_lower(int peer)
+{
+    if (!tcp_peers[peer].foreign)
+        return dmpi_world.rank < peer;
+    const dmpi_proc_id_t *o = &tcp_peers[peer].id;
+    return C.me.job != o->job ? C.me.job < o->job : C.me.rank < o->rank;
+}
+
 int tcp_conn_read_key(void)
 {
     if (dmpi_world.rank == 0)
@@ -248,7 +276,11 @@ void tcp_conn_dial(int peer)
     if (p->sock || p->dialing)
         return;
     struct sockaddr_in sa;
-    tcp_addr_of(peer, &sa);
+    if (p->foreign)
+        sa = (struct sockaddr_in){.sin_family = AF_INET, .sin_port = (in_port_t)p->id.port,
+                                  .sin_addr = {.s_addr = p->id.addr}};
+    else
+        tcp_addr_of(peer, &sa);
     int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (fd < 0)
         dmpi_fatal("tcp: socket: %s", strerror(errno));
@@ -296,8 +328,10 @@ static void dial_event(tcp_sock_t *k, unsigned events)
         if (!(events & EPOLLOUT))
             return;
         tcp_hello_t h = {TCP_MAGIC, {0}, dmpi_world.rank, (uint32_t)dmpi_world.size};
+        tcp_hello_dyn_t hd = {TCP_MAGIC_DYN, {0}, C.me};
         memcpy(h.key, C.key, sizeof h.key);
-        if (!write_all(k->fd, &h, sizeof h))
+        memcpy(hd.key, p->id.key, sizeof hd.key);
+        if (p->foreign ? !write_all(k->fd, &hd, sizeof hd) : !write_all(k->fd, &h, sizeof h))
             dial_failed(k, "hello");
         k->state = TCP_S_AWAIT_VERDICT;
         k->got = 0;
@@ -305,7 +339,7 @@ static void dial_event(tcp_sock_t *k, unsigned events)
         /* A lower rank's dial is always accepted (accept_event): its frames
          * follow the hello at once, so that they reach the peer's kernel
          * whether or not the peer is in MPI just now. */
-        if (dmpi_world.rank < k->peer) {
+        if (me_lower(k->peer)) {
             p->sock = k;
             tcp_peer_ready(k->peer);
         }
@@ -342,26 +376,52 @@ static void refuse(tcp_sock_t *k, const char *why)
 }
 
 /* A connection we accepted: the hello must carry the job's key and a rank. */
+/* A hello from a process of another job: our own key for them, and its id. */
+static int accept_dyn(tcp_sock_t *k)
+{
+    tcp_hello_dyn_t *h = &k->in.dyn;
+    if (!C.dyn || memcmp(h->key, C.me.key, sizeof h->key) != 0) {
+        refuse(k, "no valid key for connections from other jobs");
+        return -1;
+    }
+    int r = dmpi_tport_proc(&h->from);
+    if (r < dmpi_world.size || r >= tcp_npeers) {
+        refuse(k, "a process of another job that cannot be reached");
+        return -1;
+    }
+    return r;
+}
+
 static void accept_event(tcp_sock_t *k)
 {
     bool dead = false;
-    if (!read_part(k, sizeof(tcp_hello_t), &dead)) {
-        if (dead)
-            refuse(k, "closed before its hello");
-        return;
+    size_t want = k->got >= sizeof(uint64_t) && k->in.hello.magic == TCP_MAGIC_DYN ? sizeof(tcp_hello_dyn_t)
+                                                                                   : sizeof(tcp_hello_t);
+    for (;;) {
+        if (!read_part(k, want, &dead)) {
+            if (dead)
+                refuse(k, "closed before its hello");
+            return;
+        }
+        if (k->in.hello.magic != TCP_MAGIC_DYN || want == sizeof(tcp_hello_dyn_t))
+            break;
+        want = sizeof(tcp_hello_dyn_t);
     }
     tcp_hello_t *h = &k->in.hello;
-    if (h->magic != TCP_MAGIC || memcmp(h->key, C.key, sizeof C.key) != 0) {
+    int r;
+    if (h->magic == TCP_MAGIC_DYN) {
+        if ((r = accept_dyn(k)) < 0)
+            return;
+    } else if (h->magic != TCP_MAGIC || memcmp(h->key, C.key, sizeof C.key) != 0) {
         refuse(k, "no valid key of this job");
         return;
-    }
-    int r = h->rank;
-    if (r < 0 || r >= dmpi_world.size || r == dmpi_world.rank || h->size != (uint32_t)dmpi_world.size) {
+    } else if ((r = h->rank) < 0 || r >= dmpi_world.size || r == dmpi_world.rank ||
+               h->size != (uint32_t)dmpi_world.size) {
         refuse(k, "a rank that is not in this job");
         return;
     }
     tcp_peer_t *p = &tcp_peers[r];
-    bool ours_wins = p->sock || (p->dialing && dmpi_world.rank < r);
+    bool ours_wins = p->sock || (p->dialing && me_lower(r));
     tcp_verdict_t v = {TCP_MAGIC, ours_wins ? TCP_REJECT : TCP_ACCEPT, 0};
     if (!write_all(k->fd, &v, sizeof v) || ours_wins) {
         tcp_conn_close(k);
@@ -403,4 +463,5 @@ void tcp_conn_finalize(void)
     if (C.ep >= 0)
         close(C.ep);
     C.lfd = C.ep = -1;
+    C.dyn = false;
 }

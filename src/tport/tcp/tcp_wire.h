@@ -9,6 +9,7 @@
 #define DMPI_TCP_WIRE_H
 
 #include "p2p/request.h"
+#include "tport/tport.h"
 #include <assert.h>
 #include <stdint.h>
 
@@ -22,6 +23,19 @@ typedef struct tcp_hello {
     uint32_t size;                     /* the connector's world size */
 } tcp_hello_t;
 static_assert(sizeof(tcp_hello_t) == 32, "hello layout");
+
+/* A connection from a process of another job (dynamic processes): the
+ * acceptor's own key for such connections (which the connector learnt when
+ * the two jobs connected), and the connector's id, by which the acceptor
+ * knows it (or learns it, if its own job has not told it yet). */
+#define TCP_MAGIC_DYN 0x32504354494d5044ull  /* "DMPITCP2" */
+typedef struct tcp_hello_dyn {
+    uint64_t magic;
+    uint8_t key[TCP_KEY_BYTES];
+    dmpi_proc_id_t from;
+} tcp_hello_dyn_t;
+static_assert(sizeof(tcp_hello_dyn_t) == 64, "dynamic hello layout");
+static_assert(sizeof(tcp_hello_t) <= sizeof(tcp_hello_dyn_t), "a hello is read first");
 
 enum { TCP_REJECT = 0, TCP_ACCEPT = 1 };
 typedef struct tcp_verdict {
