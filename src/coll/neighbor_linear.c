@@ -1,0 +1,68 @@
+/* Algorithm: linear neighbour exchange (every neighbourhood collective).
+ * Every receive is posted, then every send, in one round: block j of the
+ * send side to out-neighbour j, block j of the receive side from
+ * in-neighbour j (core/topo.h gives the order). MPI_PROC_NULL neighbours
+ * and empty blocks move nothing (the receive block stays untouched; the
+ * two ends of an edge agree on its size, so both skip it). Cost: one
+ * round, each block moves once; indegree + outdegree requests in flight.
+ *
+ * A neighbour met twice (a periodic dimension of size 1 or 2, an edge
+ * repeated in a graph) gets several messages with the schedule's one tag,
+ * which match in the order sent. The standard (MPI-4.0 8.6, and Annex B.1.1
+ * on periodic dimensions of size 1 and 2) pairs them so: on a graph the
+ * k-th edge to a process with the k-th edge from it, which posting the
+ * receives in list order gives; on a Cartesian grid the block sent towards
+ * -1 in dimension d arrives in the receiver's block 2d + 1 (it comes from
+ * the receiver's +1 side) and the one sent towards +1 in block 2d, so the
+ * receives of each dimension are posted +1 first: the -1 block is sent
+ * first and must meet the +1 receive. Between different processes the
+ * order changes nothing. */
+#include "coll/big_block.h"
+#include "coll/coll.h"
+#include "coll/neighbor.h"
+#include "core/topo.h"
+#include <limits.h>
+
+/* One block as one message, however many elements it has. */
+static int add(dmpi_sched_t *s, bool send, void *buf, size_t count, dmpi_dtype_t *dt, int peer)
+{
+    size_t n;
+    dmpi_dtype_t *as;
+    DMPI_TRY(dmpi_big_block(count, dt, INT_MAX, &n, &as));
+    int err = send ? dmpi_sched_send(s, buf, n, as, peer) : dmpi_sched_recv(s, buf, n, as, peer);
+    if (as != dt)
+        dmpi_dtype_release(as);  /* the schedule holds its own reference */
+    return err;
+}
+
+int dmpi_neighbor_linear(dmpi_sched_t *s, dmpi_comm_t *c, const dmpi_nbr_side_t *send,
+                         const dmpi_nbr_side_t *recv)
+{
+    const dmpi_topo_t *t = c->topo;
+    int indeg, outdeg;
+    dmpi_topo_degrees(t, c->rank, &indeg, &outdeg);
+    int *in = NULL;
+    if (indeg + outdeg > 0 && !(in = dmpi_sched_tmp(s, (size_t)(indeg + outdeg) * sizeof *in)))
+        return dmpi_err(MPI_ERR_NO_MEM, "out of memory for the neighbours of a neighbourhood collective");
+    int *out = in ? in + indeg : NULL;
+    dmpi_topo_nbrs(t, c->rank, in, out);
+    bool swap = t->kind == MPI_CART;
+    for (int k = 0; k < indeg; k++) {
+        int j = swap ? k ^ 1 : k;
+        void *buf;
+        size_t n;
+        dmpi_dtype_t *dt;
+        dmpi_nbr_block(recv, j, &buf, &n, &dt);
+        if (in[j] != MPI_PROC_NULL && n && dt->size)
+            DMPI_TRY(add(s, false, buf, n, dt, in[j]));
+    }
+    for (int j = 0; j < outdeg; j++) {
+        void *buf;
+        size_t n;
+        dmpi_dtype_t *dt;
+        dmpi_nbr_block(send, j, &buf, &n, &dt);
+        if (out[j] != MPI_PROC_NULL && n && dt->size)
+            DMPI_TRY(add(s, true, buf, n, dt, out[j]));
+    }
+    return dmpi_sched_round(s);
+}
