@@ -435,8 +435,10 @@ static bool advance(dmpi_sched_t *s)
     dmpi_request_t *r = s->req;
     dmpi_req_set_empty_status(r, s->err);
     unlink_active(s);
-    dmpi_sched_free(s);
-    dmpi_req_complete(r);
+    s->req = NULL;
+    if (!s->kept)
+        dmpi_sched_free(s);
+    dmpi_req_complete(r);            /* a kept schedule goes with its request, perhaps now */
     return true;
 }
 
@@ -448,6 +450,40 @@ int dmpi_sched_close_rounds(dmpi_sched_t *s)
     return MPI_SUCCESS;
 }
 
+/* While a capture is open (dmpi_sched_capture), the next schedule given to
+ * dmpi_sched_start lands here instead of starting. */
+static bool capturing;
+static dmpi_sched_t *captured;
+
+void dmpi_sched_capture(void)
+{
+    capturing = true;
+    captured = NULL;
+}
+
+dmpi_sched_t *dmpi_sched_captured(void)
+{
+    dmpi_sched_t *s = captured;
+    capturing = false;
+    captured = NULL;
+    return s;
+}
+
+/* Puts s, with a fresh tag, on the active list as r's schedule and runs it as far as it goes. */
+static void launch(dmpi_sched_t *s, dmpi_request_t *r)
+{
+    s->tag = take_tag(&s->view, false);
+    s->req = r;
+    s->prev = NULL;
+    s->next = active_head;
+    if (active_head)
+        active_head->prev = s;
+    active_head = s;
+    if (!dmpi_sched_active++)
+        dmpi_progress_add_hook(dmpi_sched_progress);
+    advance(s);
+}
+
 int dmpi_sched_start(dmpi_sched_t *s, dmpi_request_t **out)
 {
     int err = dmpi_sched_close_rounds(s);
@@ -455,23 +491,34 @@ int dmpi_sched_start(dmpi_sched_t *s, dmpi_request_t **out)
         dmpi_sched_free(s);
         return err;
     }
+    if (capturing && !captured) {
+        captured = s;
+        *out = NULL;
+        return MPI_SUCCESS;
+    }
     dmpi_request_t *r = dmpi_req_alloc(DMPI_REQ_COLL);
     if (!r) {
         dmpi_sched_free(s);
         return dmpi_err(MPI_ERR_NO_MEM, "out of request objects");
     }
     r->comm = NULL;
-    s->tag = take_tag(&s->view, false);
-    s->req = r;
-    s->next = active_head;
-    if (active_head)
-        active_head->prev = s;
-    active_head = s;
-    if (!dmpi_sched_active++)
-        dmpi_progress_add_hook(dmpi_sched_progress);
     *out = r;
-    advance(s);
+    launch(s, r);
     return MPI_SUCCESS;
+}
+
+int dmpi_sched_keep(dmpi_sched_t *s)
+{
+    s->kept = true;
+    return dmpi_sched_close_rounds(s);
+}
+
+void dmpi_sched_restart(dmpi_sched_t *s, dmpi_request_t *r)
+{
+    s->round = 0;
+    s->started = false;
+    s->err = MPI_SUCCESS;
+    launch(s, r);
 }
 
 /* Blocking: no request and no place in the active list; the wait itself

@@ -45,6 +45,7 @@ struct dmpi_sched {
     bool local;                  /* while set: sends and receives go to the local group (dmpi_sched_local) */
     dmpi_comm_t lview;           /* an intercommunicator's local group, on its collective context */
     dmpi_request_t *req;
+    bool kept;                   /* a persistent collective's: run again at each start (dmpi_sched_restart) */
     struct dmpi_sched *next, *prev;
     /* most schedules are small: their steps and rounds need no allocation */
     step_t small_steps[SMALL_STEPS];

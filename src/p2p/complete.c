@@ -88,6 +88,8 @@ int dmpi_wait(dmpi_request_t *r, MPI_Request *handle, MPI_Status *st)
 int dmpi_start(dmpi_request_t *r)
 {
     r->active = 1;
+    if (r->pops)
+        return r->pops->start(r);
     if (r->kind == DMPI_REQ_RECV)
         return dmpi_start_recv(r);
     if (r->mode == DMPI_MODE_BUFFERED)
