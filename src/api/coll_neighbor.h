@@ -8,6 +8,7 @@
 
 #include "api/api.h"
 #include "coll/neighbor.h"
+#include "p2p/request.h"
 
 #define DMPI_NBR_INTS(a) ((dmpi_nbr_ints_t){.i = (a)})
 #define DMPI_NBR_LONGS(a) ((dmpi_nbr_ints_t){.l = (a)})
@@ -25,15 +26,17 @@ int dmpi_nbr_check_vblocks(const char *fn, const char *side, const void *buf, in
 /* The w form: a committed type per block too. */
 int dmpi_nbr_check_wblocks(const char *fn, const char *side, const void *buf, int n, dmpi_nbr_ints_t counts,
                            dmpi_nbr_ints_t displs, const MPI_Datatype *types);
-/* sendbuf == recvbuf with data moving both ways: send->buf then points into
- * a copy of the send data (*copy, for dmpi_coll_return, which reports
- * MPI_ERR_BUFFER once the collective has run). */
-int dmpi_nbr_alias(const char *fn, dmpi_nbr_side_t *send, int outdegree, const dmpi_nbr_side_t *recv,
-                   int indegree, void **copy);
-/* The end of a call once the collective ran (request NULL) or started as r:
- * err through the error handler, or r's handle stored; with a copy, the
- * copy freed (or handed to r) and MPI_ERR_BUFFER reported, the request
- * still handed out (the neighbours' requests need this rank's part). */
-int dmpi_nbr_return(dmpi_comm_t *c, const char *fn, int err, void *copy, dmpi_request_t *r, MPI_Request *request);
+/* How the call runs. */
+enum { DMPI_NBR_BLOCKING, DMPI_NBR_NONBLOCKING, DMPI_NBR_PERSISTENT };
+/* The rest of a call whose sides are checked: the request pointer (and the
+ * info of a persistent call) checked, then the collective run, started or
+ * made a persistent request (*request set), errors through c's handler.
+ * sendbuf == recvbuf with data moving both ways: a blocking or nonblocking
+ * call still takes part (its neighbours would wait for it otherwise) from a
+ * copy of the send data, then reports MPI_ERR_BUFFER, handing out its
+ * request all the same; a persistent call only reports it (a copy made now
+ * would be stale at the next start). */
+int dmpi_nbr_finish(dmpi_comm_t *c, const char *fn, int mode, MPI_Info info, MPI_Request *request,
+                    dmpi_nbr_side_t *send, int outdegree, const dmpi_nbr_side_t *recv, int indegree);
 
 #endif

@@ -1,5 +1,6 @@
 /* Argument checks of the neighbourhood collectives (coll_neighbor.h). */
 #include "api/coll_neighbor.h"
+#include "core/info.h"
 #include "core/topo.h"
 #include <limits.h>
 #include <stdint.h>
@@ -140,13 +141,8 @@ static bool moves_data(const dmpi_nbr_side_t *s, int degree)
     return false;
 }
 
-int dmpi_nbr_alias(const char *fn, dmpi_nbr_side_t *send, int outdegree, const dmpi_nbr_side_t *recv,
-                   int indegree, void **copy)
+static int alias_copy(const char *fn, dmpi_nbr_side_t *send, int outdegree, void **copy)
 {
-    *copy = NULL;
-    if (DMPI_LIKELY(send->buf != recv->buf) || !send->buf || !moves_data(send, outdegree) ||
-        !moves_data(recv, indegree))
-        return MPI_SUCCESS;
     /* bytes [lo, hi) from sendbuf that the send blocks span (an extent may be negative) */
     intptr_t lo = INTPTR_MAX, hi = INTPTR_MIN, base = (intptr_t)send->buf;
     for (int j = 0; j < nblocks(send, outdegree); j++) {
@@ -174,22 +170,40 @@ int dmpi_nbr_alias(const char *fn, dmpi_nbr_side_t *send, int outdegree, const d
     return MPI_SUCCESS;
 }
 
-int dmpi_nbr_return(dmpi_comm_t *c, const char *fn, int err, void *copy, dmpi_request_t *r, MPI_Request *request)
+static int aliased(const char *fn)
 {
-    if (DMPI_LIKELY(!copy)) {
-        if (err != MPI_SUCCESS)
-            return dmpi_api_error(c, fn, err);
-        if (request)
-            *request = r->handle;
-        return MPI_SUCCESS;
-    }
-    if (r)                           /* started: it may read the copy until it completes */
-        r->coll_copy = copy;
+    return dmpi_err(MPI_ERR_BUFFER, "%s: sendbuf and recvbuf are the same buffer", fn);
+}
+
+int dmpi_nbr_finish(dmpi_comm_t *c, const char *fn, int mode, MPI_Info info, MPI_Request *request,
+                    dmpi_nbr_side_t *send, int outdegree, const dmpi_nbr_side_t *recv, int indegree)
+{
+    int err;
+    dmpi_request_t *r = NULL;
+    void *copy = NULL;
+    if (mode != DMPI_NBR_BLOCKING && (err = dmpi_check_ptr(fn, request, "the request pointer")))
+        return dmpi_api_error(c, fn, err);
+    if (mode == DMPI_NBR_PERSISTENT && info != MPI_INFO_NULL && !dmpi_info_get(info))
+        return dmpi_api_error(c, fn, dmpi_err(MPI_ERR_INFO, "%s: invalid info object 0x%x", fn, (unsigned)info));
+    bool alias = DMPI_UNLIKELY(send->buf == recv->buf) && send->buf && moves_data(send, outdegree) &&
+                 moves_data(recv, indegree);
+    if (alias && mode == DMPI_NBR_PERSISTENT)
+        return dmpi_api_error(c, fn, aliased(fn));
+    if (alias && (err = alias_copy(fn, send, outdegree, &copy)))
+        return dmpi_api_error(c, fn, err);
+    if (mode == DMPI_NBR_PERSISTENT)
+        err = dmpi_coll_neighbor_init(c, fn, send, recv, &r);
     else
-        free(copy);
+        err = dmpi_coll_neighbor(c, fn, send, recv, mode == DMPI_NBR_NONBLOCKING ? &r : NULL);
+    if (copy) {
+        if (r)                       /* started: it may read the copy until it completes */
+            r->coll_copy = copy;
+        else
+            free(copy);
+    }
     if (err != MPI_SUCCESS)
         return dmpi_api_error(c, fn, err);
     if (request)
         *request = r->handle;
-    return dmpi_api_error(c, fn, dmpi_err(MPI_ERR_BUFFER, "%s: sendbuf and recvbuf are the same buffer", fn));
+    return copy ? dmpi_api_error(c, fn, aliased(fn)) : MPI_SUCCESS;
 }

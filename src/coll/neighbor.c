@@ -2,6 +2,7 @@
  * schedule of a call. One algorithm serves every topology and form. */
 #include "coll/neighbor.h"
 #include "coll/coll.h"
+#include "coll/persist.h"
 #include "coll/select.h"
 #include <stdint.h>
 
@@ -38,4 +39,17 @@ int dmpi_coll_neighbor(dmpi_comm_t *c, const char *name, const dmpi_nbr_side_t *
     DMPI_TRY(dmpi_sched_new(c, &s));
     dmpi_sched_set_name(s, name);
     return dmpi_coll_finish(s, dmpi_coll_neighbor_sched(s, c, send, recv), req);
+}
+
+int dmpi_coll_neighbor_init(dmpi_comm_t *c, const char *name, const dmpi_nbr_side_t *send,
+                            const dmpi_nbr_side_t *recv, dmpi_request_t **req)
+{
+    dmpi_sched_t *s;
+    DMPI_TRY(dmpi_sched_new(c, &s));
+    int err = dmpi_coll_neighbor_sched(s, c, send, recv);
+    if (err != MPI_SUCCESS) {
+        dmpi_sched_free(s);
+        return err;
+    }
+    return dmpi_coll_persist_sched(s, name, req);
 }

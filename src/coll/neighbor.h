@@ -44,7 +44,12 @@ void dmpi_nbr_block(const dmpi_nbr_side_t *side, int j, void **buf, size_t *coun
  * call, for error and hang messages. */
 int dmpi_coll_neighbor(dmpi_comm_t *c, const char *name, const dmpi_nbr_side_t *send,
                        const dmpi_nbr_side_t *recv, dmpi_request_t **req);
-/* The same, built into s without starting it (persistent requests). */
+/* The same made an inactive persistent request *req (MPI_Neighbor_*_init):
+ * the schedule is built now, with the buffers, counts and types of the
+ * call, and run at every MPI_Start. */
+int dmpi_coll_neighbor_init(dmpi_comm_t *c, const char *name, const dmpi_nbr_side_t *send,
+                            const dmpi_nbr_side_t *recv, dmpi_request_t **req);
+/* The schedule alone, built into s without starting it. */
 int dmpi_coll_neighbor_sched(dmpi_sched_t *s, dmpi_comm_t *c, const dmpi_nbr_side_t *send,
                              const dmpi_nbr_side_t *recv);
 

@@ -290,6 +290,34 @@ static int start_call(int op, int mode, args_t *a, MPI_Comm comm, MPI_Request *r
     case A2AW * NMODES + NB_C:
         return MPI_Ineighbor_alltoallw_c(a->sbuf, a->lscounts, a->asdispls, a->stypes, a->rbuf, a->lrcounts,
                                          a->ardispls, a->rtypes, comm, req);
+    case AG * NMODES + PERS:
+        return MPI_Neighbor_allgather_init(a->sbuf, a->scount, a->stype, a->rbuf, a->rcount, a->rtype, comm,
+                                           MPI_INFO_NULL, req);
+    case AG * NMODES + PERS_C:
+        return MPI_Neighbor_allgather_init_c(a->sbuf, sc, a->stype, a->rbuf, rc, a->rtype, comm, MPI_INFO_NULL, req);
+    case AGV * NMODES + PERS:
+        return MPI_Neighbor_allgatherv_init(a->sbuf, a->scount, a->stype, a->rbuf, a->rcounts, a->rdispls, a->rtype,
+                                            comm, MPI_INFO_NULL, req);
+    case AGV * NMODES + PERS_C:
+        return MPI_Neighbor_allgatherv_init_c(a->sbuf, sc, a->stype, a->rbuf, a->lrcounts, a->ardispls, a->rtype,
+                                              comm, MPI_INFO_NULL, req);
+    case A2A * NMODES + PERS:
+        return MPI_Neighbor_alltoall_init(a->sbuf, a->scount, a->stype, a->rbuf, a->rcount, a->rtype, comm,
+                                          MPI_INFO_NULL, req);
+    case A2A * NMODES + PERS_C:
+        return MPI_Neighbor_alltoall_init_c(a->sbuf, sc, a->stype, a->rbuf, rc, a->rtype, comm, MPI_INFO_NULL, req);
+    case A2AV * NMODES + PERS:
+        return MPI_Neighbor_alltoallv_init(a->sbuf, a->scounts, a->sdispls, a->stype, a->rbuf, a->rcounts,
+                                           a->rdispls, a->rtype, comm, MPI_INFO_NULL, req);
+    case A2AV * NMODES + PERS_C:
+        return MPI_Neighbor_alltoallv_init_c(a->sbuf, a->lscounts, a->asdispls, a->stype, a->rbuf, a->lrcounts,
+                                             a->ardispls, a->rtype, comm, MPI_INFO_NULL, req);
+    case A2AW * NMODES + PERS:
+        return MPI_Neighbor_alltoallw_init(a->sbuf, a->scounts, a->asdispls, a->stypes, a->rbuf, a->rcounts,
+                                           a->ardispls, a->rtypes, comm, MPI_INFO_NULL, req);
+    case A2AW * NMODES + PERS_C:
+        return MPI_Neighbor_alltoallw_init_c(a->sbuf, a->lscounts, a->asdispls, a->stypes, a->rbuf, a->lrcounts,
+                                             a->ardispls, a->rtypes, comm, MPI_INFO_NULL, req);
     }
     return MPI_ERR_OTHER;
 }
@@ -302,6 +330,22 @@ static int vcount(int q, int jj, int call, int scale)
 }
 
 static int ncalls;
+
+/* The send blocks of this rank, with the data of call dv. */
+static void fill_send(args_t *a, int op, int out, int dv)
+{
+    if (op == AG || op == AGV)
+        for (int i = 0; i < a->scount; i++)
+            a->sbuf[i] = val(rank, -1, i, dv);
+    else if (op == A2A)
+        for (int j = 0; j < out; j++)
+            for (int i = 0; i < a->scount; i++)
+                a->sbuf[(size_t)j * (size_t)a->scount + (size_t)i] = val(rank, j, i, dv);
+    else
+        for (int j = 0; j < out; j++)
+            for (int i = 0; i < a->scounts[j]; i++)
+                a->sbuf[a->sdispls[j] + i] = val(rank, j, i, dv);
+}
 
 static void check_recv(const args_t *a, const int *want, size_t rints, int op, int mode, int n, int scale, bool vec,
                        const char *when)
@@ -345,19 +389,6 @@ static void one(int op, int mode, int n, int scale, bool vec)
         }
     }
     a.sbuf = mtest_malloc((sints + 1) * sizeof(int));
-    for (size_t i = 0; i < sints + 1; i++)
-        a.sbuf[i] = -1;
-    if (op == AG || op == AGV)
-        for (int i = 0; i < a.scount; i++)
-            a.sbuf[i] = val(me, -1, i, call);
-    else if (op == A2A)
-        for (int j = 0; j < out; j++)
-            for (int i = 0; i < a.scount; i++)
-                a.sbuf[(size_t)j * (size_t)a.scount + (size_t)i] = val(me, j, i, call);
-    else
-        for (int j = 0; j < out; j++)
-            for (int i = 0; i < a.scounts[j]; i++)
-                a.sbuf[a.sdispls[j] + i] = val(me, j, i, call);
     /* receive side: block j's count (elements), offset (ints) and type */
     size_t rints = 0, roff[MAXDEG];
     int rcnt[MAXDEG];
@@ -396,32 +427,37 @@ static void one(int op, int mode, int n, int scale, bool vec)
     rints += 3;
     a.rbuf = mtest_malloc(rints * sizeof(int));
     int *want = mtest_malloc(rints * sizeof(int));
-    for (size_t i = 0; i < rints; i++)
-        a.rbuf[i] = want[i] = poison((int)i);
-    for (int j = 0; j < in; j++) {
-        int jj = 0, q = match(me, j, &jj);
-        if (q >= 0)
-            expect_block(want, roff[j], rvec[j], (size_t)rcnt[j], q, op == AG || op == AGV ? -1 : jj, call);
-    }
     MPI_Request req = MPI_REQUEST_NULL;
-    int rc = start_call(op, mode, &a, T.comm, &req);
-    if (rc == MPI_SUCCESS && mode != BLK && mode != BLK_C) {
-        rc = MPI_Wait(&req, MPI_STATUS_IGNORE);
-        if (mode == PERS || mode == PERS_C) {
-            /* the first round's data checked, then a second round into a poisoned buffer */
-            check_recv(&a, want, rints, op, mode, n, scale, vec, "first start");
-            for (size_t i = 0; i < rints; i++)
-                a.rbuf[i] = poison((int)i);
-            if (rc == MPI_SUCCESS)
-                rc = MPI_Start(&req);
-            if (rc == MPI_SUCCESS)
-                rc = MPI_Wait(&req, MPI_STATUS_IGNORE);
-            MPI_Request_free(&req);
+    bool pers = mode == PERS || mode == PERS_C, blocking = mode == BLK || mode == BLK_C;
+    int rc = MPI_SUCCESS;
+    /* a persistent request is started three times, with new send data each time */
+    for (int round = 0; round < (pers ? 3 : 1) && rc == MPI_SUCCESS; round++) {
+        int dv = call + round * 1000003;
+        for (size_t i = 0; i < sints + 1; i++)
+            a.sbuf[i] = -1;
+        fill_send(&a, op, out, dv);
+        for (size_t i = 0; i < rints; i++)
+            a.rbuf[i] = want[i] = poison((int)i);
+        for (int j = 0; j < in; j++) {
+            int jj = 0, q = match(me, j, &jj);
+            if (q >= 0)
+                expect_block(want, roff[j], rvec[j], (size_t)rcnt[j], q, op == AG || op == AGV ? -1 : jj, dv);
         }
-        MTEST_CHECK(req == MPI_REQUEST_NULL, "request not freed");
+        if (round == 0)
+            rc = start_call(op, mode, &a, T.comm, &req);       /* _init: an inactive request */
+        if (rc == MPI_SUCCESS && pers)
+            rc = MPI_Start(&req);
+        if (rc == MPI_SUCCESS && !blocking)
+            rc = MPI_Wait(&req, MPI_STATUS_IGNORE);
+        if (MTEST_CHECK(rc == MPI_SUCCESS, "%s: %s%s returned %d", T.name, op_name[op], mode_name[mode], rc))
+            check_recv(&a, want, rints, op, mode, n, scale, vec, round ? "restarted" : "");
+        if (pers && rc == MPI_SUCCESS)
+            MTEST_CHECK(req != MPI_REQUEST_NULL, "%s%s: the persistent request is gone after MPI_Wait", op_name[op],
+                        mode_name[mode]);
     }
-    if (MTEST_CHECK(rc == MPI_SUCCESS, "%s: %s%s returned %d", T.name, op_name[op], mode_name[mode], rc))
-        check_recv(&a, want, rints, op, mode, n, scale, vec, "");
+    if (pers && req != MPI_REQUEST_NULL)
+        MPI_Request_free(&req);
+    MTEST_CHECK(req == MPI_REQUEST_NULL, "%s%s: request not freed", op_name[op], mode_name[mode]);
     free(a.sbuf);
     free(a.rbuf);
     free(want);
@@ -433,10 +469,6 @@ static void run_all(void)
     static const int scales[] = {1, 5, 2300};
     for (int op = 0; op < NOPS; op++)
         for (int mode = 0; mode < NMODES; mode++) {
-#ifndef COLL_NEIGHBOR_PERSISTENT
-            if (mode == PERS || mode == PERS_C)
-                continue;
-#endif
             for (int v = 0; v < 2; v++) {
                 if (op == AG || op == A2A)
                     for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++)
@@ -507,6 +539,39 @@ static void errors(void)
     int left = (rank - 1 + size) % size, right = (rank + 1) % size;
     MTEST_CHECK(both[0] == val(left, 1, 0, 0) && both[1] == val(right, 0, 0, 0),
                 "aliased Neighbor_alltoall moved the wrong data");
+    /* persistent: the same buffer both ways is refused (a copy would be
+     * stale at the next start), as are a bad info and a NULL request pointer */
+    req = MPI_REQUEST_NULL;
+    rc = MPI_Neighbor_alltoall_init(both, 1, MPI_INT, both, 1, MPI_INT, cart, MPI_INFO_NULL, &req);
+    mtest_check_class(rc, MPI_ERR_BUFFER, "Neighbor_alltoall_init with sendbuf == recvbuf");
+    MTEST_CHECK(req == MPI_REQUEST_NULL, "Neighbor_alltoall_init with sendbuf == recvbuf set a request");
+    rc = MPI_Neighbor_allgather_init(sb, 1, MPI_INT, rb, 1, MPI_INT, cart, (MPI_Info)0x1234, &req);
+    mtest_check_class(rc, MPI_ERR_INFO, "Neighbor_allgather_init with a bad info");
+    rc = MPI_Neighbor_alltoallv_init_c(sb, NULL, NULL, MPI_INT, rb, NULL, NULL, MPI_INT, cart, MPI_INFO_NULL, NULL);
+    mtest_check_class(rc, MPI_ERR_ARG, "Neighbor_alltoallv_init_c with NULL arrays");
+    rc = MPI_Neighbor_allgather_init(sb, 1, MPI_INT, rb, 1, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
+    mtest_check_class(rc, MPI_ERR_TOPOLOGY, "Neighbor_allgather_init on MPI_COMM_WORLD");
+    /* a persistent request never started, freed; another outliving its communicator */
+    MPI_Info info;
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "key", "value");
+    rc = MPI_Neighbor_allgather_init(sb, 1, MPI_INT, rb, 1, MPI_INT, cart, info, &req);
+    MTEST_CHECK(rc == MPI_SUCCESS && req != MPI_REQUEST_NULL, "Neighbor_allgather_init with an info failed");
+    MPI_Info_free(&info);
+    MPI_Request_free(&req);
+    MPI_Comm dup;
+    MPI_Comm_dup(cart, &dup);
+    sb[0] = val(rank, -1, 0, 77);
+    rb[0] = rb[1] = -1;
+    rc = MPI_Neighbor_allgather_init(sb, 1, MPI_INT, rb, 1, MPI_INT, dup, MPI_INFO_NULL, &req);
+    MPI_Comm_free(&dup);
+    for (int k = 0; k < 2 && rc == MPI_SUCCESS; k++) {
+        MPI_Start(&req);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+        MTEST_CHECK(rb[0] == val(left, -1, 0, 77) && rb[1] == val(right, -1, 0, 77),
+                    "Neighbor_allgather_init on a freed communicator moved the wrong data");
+    }
+    MPI_Request_free(&req);
     MPI_Comm_free(&cart);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_ARE_FATAL);
