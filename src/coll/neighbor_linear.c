@@ -22,6 +22,7 @@
 #include "coll/neighbor.h"
 #include "core/topo.h"
 #include <limits.h>
+#include <stdlib.h>
 
 /* One block as one message, however many elements it has. */
 static int add(dmpi_sched_t *s, bool send, void *buf, size_t count, dmpi_dtype_t *dt, int peer)
@@ -35,17 +36,13 @@ static int add(dmpi_sched_t *s, bool send, void *buf, size_t count, dmpi_dtype_t
     return err;
 }
 
-int dmpi_neighbor_linear(dmpi_sched_t *s, dmpi_comm_t *c, const dmpi_nbr_side_t *send,
-                         const dmpi_nbr_side_t *recv)
+/* The neighbours are needed only while the steps are added (each step
+ * keeps its peer): on the stack for the usual degrees. */
+#define NBRS_ON_STACK 64
+
+static int add_steps(dmpi_sched_t *s, const dmpi_topo_t *t, const int *in, int indeg, const int *out, int outdeg,
+                     const dmpi_nbr_side_t *send, const dmpi_nbr_side_t *recv)
 {
-    const dmpi_topo_t *t = c->topo;
-    int indeg, outdeg;
-    dmpi_topo_degrees(t, c->rank, &indeg, &outdeg);
-    int *in = NULL;
-    if (indeg + outdeg > 0 && !(in = dmpi_sched_tmp(s, (size_t)(indeg + outdeg) * sizeof *in)))
-        return dmpi_err(MPI_ERR_NO_MEM, "out of memory for the neighbours of a neighbourhood collective");
-    int *out = in ? in + indeg : NULL;
-    dmpi_topo_nbrs(t, c->rank, in, out);
     bool swap = t->kind == MPI_CART;
     for (int k = 0; k < indeg; k++) {
         int j = swap ? k ^ 1 : k;
@@ -65,4 +62,20 @@ int dmpi_neighbor_linear(dmpi_sched_t *s, dmpi_comm_t *c, const dmpi_nbr_side_t 
             DMPI_TRY(add(s, true, buf, n, dt, out[j]));
     }
     return dmpi_sched_round(s);
+}
+
+int dmpi_neighbor_linear(dmpi_sched_t *s, dmpi_comm_t *c, const dmpi_nbr_side_t *send,
+                         const dmpi_nbr_side_t *recv)
+{
+    const dmpi_topo_t *t = c->topo;
+    int indeg, outdeg, stack[NBRS_ON_STACK], *in = stack;
+    dmpi_topo_degrees(t, c->rank, &indeg, &outdeg);
+    size_t n = (size_t)indeg + (size_t)outdeg;
+    if (n > NBRS_ON_STACK && !(in = malloc(n * sizeof *in)))
+        return dmpi_err(MPI_ERR_NO_MEM, "out of memory for the %zu neighbours of a neighborhood collective", n);
+    dmpi_topo_nbrs(t, c->rank, in, in + indeg);
+    int err = add_steps(s, t, in, indeg, in + indeg, outdeg, send, recv);
+    if (in != stack)
+        free(in);
+    return err;
 }

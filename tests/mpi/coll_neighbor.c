@@ -10,7 +10,8 @@
  *     the other way round, MPI-4.0 Annex B.1.1);
  *   - a graph with repeated edges and a self loop;
  *   - distributed graphs (adjacent) with repeated edges, self edges and
- *     ranks without any neighbour or with only in- or out-edges.
+ *     ranks without any neighbour or with only in- or out-edges, and one in
+ *     which every rank has more than 70 in- and out-neighbours.
  * The test computes every rank's neighbour lists itself (not through the
  * library's queries) and which block of which sender lands in each receive
  * block; senders send ints hashed from (sender, block, index, call);
@@ -29,7 +30,7 @@
 #include <string.h>
 
 #define MAXP 64
-#define MAXDEG 48
+#define MAXDEG 160
 
 static int rank, size;
 static MPI_Datatype vec2;        /* 2 ints at 0 and 2, extent 3 ints */
@@ -170,6 +171,25 @@ static void make_dist(int seed, bool many)
     MPI_Dist_graph_neighbors_count(T.comm, &in, &out, &w);
     MTEST_CHECK(in == T.indeg[rank] && out == T.outdeg[rank], "dist graph degrees %d %d, want %d %d", in, out,
                 T.indeg[rank], T.outdeg[rank]);
+}
+
+/* Many neighbours (more than dmpi keeps on its stack): every rank is a
+ * source and a destination of every rank reps times, the sources in rank
+ * order, the destinations in reverse rank order. */
+static void make_dense(void)
+{
+    memset(&T, 0, sizeof T);
+    int reps = 70 / size + 1;
+    snprintf(T.name, sizeof T.name, "dense dist graph x%d", reps);
+    for (int r = 0; r < size; r++)
+        for (int k = 0; k < reps; k++)
+            for (int q = 0; q < size; q++) {
+                T.in[r][T.indeg[r]++] = q;
+                T.out[r][T.outdeg[r]++] = size - 1 - q;
+            }
+    MTEST_RC(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, T.indeg[rank], T.in[rank], MPI_UNWEIGHTED,
+                                            T.outdeg[rank], T.out[rank], MPI_UNWEIGHTED, MPI_INFO_NULL, 0,
+                                            &T.comm));
 }
 
 /* The sender of receive block j at rank r and the index of its send block
@@ -463,23 +483,26 @@ static void one(int op, int mode, int n, int scale, bool vec)
     free(want);
 }
 
-static void run_all(void)
+/* Every call in every form on the current topology; light: small blocks only. */
+static void run_sizes(bool light)
 {
     static const int sizes[] = {0, 1, 3, 700, 9000};
     static const int scales[] = {1, 5, 2300};
+    int nsizes = light ? 3 : 5, nscales = light ? 2 : 3;
     for (int op = 0; op < NOPS; op++)
-        for (int mode = 0; mode < NMODES; mode++) {
+        for (int mode = 0; mode < NMODES; mode++)
             for (int v = 0; v < 2; v++) {
                 if (op == AG || op == A2A)
-                    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++)
+                    for (int k = 0; k < nsizes; k++)
                         one(op, mode, sizes[k], 0, v);
                 else
-                    for (size_t k = 0; k < sizeof scales / sizeof *scales; k++)
+                    for (int k = 0; k < nscales; k++)
                         one(op, mode, 0, scales[k], v);
             }
-        }
     MPI_Comm_free(&T.comm);
 }
+
+static void run_all(void) { run_sizes(false); }
 
 /* ---- errors ----------------------------------------------------------------- */
 
@@ -639,6 +662,7 @@ int main(int argc, char **argv)
     make_graph(), run_all();
     make_dist(1, true), run_all();
     make_dist(2, false), run_all();
+    make_dense(), run_sizes(true);
     overlap();
     errors();
     MPI_Type_free(&vec2);
