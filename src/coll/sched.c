@@ -157,13 +157,6 @@ static step_t *add_step(dmpi_sched_t *s, int kind)
 
 static int oom(void) { return dmpi_err(MPI_ERR_NO_MEM, "out of memory building a collective schedule"); }
 
-/* Messages carry int counts. */
-static int too_many(size_t count)
-{
-    return dmpi_err(MPI_ERR_COUNT, "a collective message of %zu elements is more than the %d one message can hold",
-                    count, INT_MAX);
-}
-
 /* The user may free a type or an op as soon as a nonblocking collective
  * has started: the schedule holds its own references. */
 static void hold(step_t *t)
@@ -176,15 +169,15 @@ static void hold(step_t *t)
         dmpi_op_retain(t->op);
 }
 
-int dmpi_sched_send(dmpi_sched_t *s, const void *buf, size_t count, dmpi_dtype_t *dt, int peer)
+static int add_message(dmpi_sched_t *s, int kind, const void *src, void *dst, size_t count, dmpi_dtype_t *dt,
+                       int peer)
 {
-    if (count > INT_MAX)
-        return too_many(count);
-    step_t *t = add_step(s, STEP_SEND);
+    step_t *t = add_step(s, kind);
     if (!t)
         return oom();
     t->local = s->local;
-    t->src = buf;
+    t->src = src;
+    t->dst = dst;
     t->count = count;
     t->dt = dt;
     t->peer = s->map ? s->map[peer] : peer;
@@ -192,20 +185,61 @@ int dmpi_sched_send(dmpi_sched_t *s, const void *buf, size_t count, dmpi_dtype_t
     return MPI_SUCCESS;
 }
 
+/* Point-to-point messages carry int counts. One of more than INT_MAX bytes
+ * (sender and receiver see the same byte count, whatever their types)
+ * travels as pieces of PIECE bytes of its packed data, each a message of
+ * MPI_BYTE: straight from and into the buffer when the type is contiguous,
+ * else through scratch memory packed when the round starts (STEP_PACK) or
+ * unpacked after it (a copy step). */
+#define PIECE ((size_t)1 << 30)
+
+static int add_pieces(dmpi_sched_t *s, int kind, char *at, size_t bytes, int peer)
+{
+    dmpi_dtype_t *byte = dmpi_dtype_get(MPI_BYTE);
+    for (size_t off = 0; off < bytes; off += PIECE) {
+        size_t n = bytes - off < PIECE ? bytes - off : PIECE;
+        DMPI_TRY(add_message(s, kind, at + off, at + off, n, byte, peer));
+    }
+    return MPI_SUCCESS;
+}
+
+static int huge_message(dmpi_sched_t *s, int kind, const void *buf, size_t count, dmpi_dtype_t *dt, int peer)
+{
+    size_t bytes = count * dt->size;
+    if (dt->contig)
+        return add_pieces(s, kind, (char *)buf + dt->true_lb, bytes, peer);
+    char *tmp = dmpi_sched_tmp(s, bytes);
+    dmpi_dtype_t *byte = dmpi_dtype_get(MPI_BYTE);
+    if (!tmp)
+        return dmpi_err(MPI_ERR_NO_MEM, "out of memory for the %zu bytes of a collective message", bytes);
+    if (kind == STEP_SEND) {
+        step_t *t = add_step(s, STEP_PACK);
+        if (!t)
+            return oom();
+        *t = (step_t){.kind = STEP_PACK, .src = buf, .count = count, .dt = dt, .dst = tmp, .dcount = bytes,
+                      .ddt = byte};
+        hold(t);
+        s->packs = true;
+        return add_pieces(s, kind, tmp, bytes, peer);
+    }
+    DMPI_TRY(add_pieces(s, kind, tmp, bytes, peer));
+    return dmpi_sched_copy(s, tmp, bytes, byte, (void *)buf, count, dt);
+}
+
+int dmpi_sched_send(dmpi_sched_t *s, const void *buf, size_t count, dmpi_dtype_t *dt, int peer)
+{
+    if (DMPI_UNLIKELY(count > INT_MAX || count * dt->size > INT_MAX))
+        return dt->size ? huge_message(s, STEP_SEND, buf, count, dt, peer)
+                        : add_message(s, STEP_SEND, buf, NULL, 0, dt, peer);
+    return add_message(s, STEP_SEND, buf, NULL, count, dt, peer);
+}
+
 int dmpi_sched_recv(dmpi_sched_t *s, void *buf, size_t count, dmpi_dtype_t *dt, int peer)
 {
-    if (count > INT_MAX)
-        return too_many(count);
-    step_t *t = add_step(s, STEP_RECV);
-    if (!t)
-        return oom();
-    t->local = s->local;
-    t->dst = buf;
-    t->count = count;
-    t->dt = dt;
-    t->peer = s->map ? s->map[peer] : peer;
-    hold(t);
-    return MPI_SUCCESS;
+    if (DMPI_UNLIKELY(count > INT_MAX || count * dt->size > INT_MAX))
+        return dt->size ? huge_message(s, STEP_RECV, buf, count, dt, peer)
+                        : add_message(s, STEP_RECV, NULL, buf, 0, dt, peer);
+    return add_message(s, STEP_RECV, NULL, buf, count, dt, peer);
 }
 
 int dmpi_sched_reduce(dmpi_sched_t *s, const void *in, void *inout, size_t count, dmpi_dtype_t *dt,
@@ -306,6 +340,12 @@ static int round_start(dmpi_sched_t *s)
 static void start_round(dmpi_sched_t *s)
 {
     int end = s->round_end[s->round];
+    for (int i = round_start(s); DMPI_UNLIKELY(s->packs) && i < end; i++)
+        if (s->steps[i].kind == STEP_PACK) {
+            int err = local_copy(&s->steps[i]);
+            if (err != MPI_SUCCESS && s->err == MPI_SUCCESS)
+                s->err = err;
+        }
     for (int pass = STEP_RECV; pass >= STEP_SEND; pass--)
         for (int i = round_start(s); i < end; i++) {
             step_t *t = &s->steps[i];
