@@ -17,23 +17,16 @@
  * receives of each dimension are posted +1 first: the -1 block is sent
  * first and must meet the +1 receive. Between different processes the
  * order changes nothing. */
-#include "coll/big_block.h"
 #include "coll/coll.h"
 #include "coll/neighbor.h"
 #include "core/topo.h"
-#include <limits.h>
 #include <stdlib.h>
 
-/* One block as one message, however many elements it has. */
+/* One block: a message of the schedule (which sends one of more than
+ * INT_MAX bytes in pieces). */
 static int add(dmpi_sched_t *s, bool send, void *buf, size_t count, dmpi_dtype_t *dt, int peer)
 {
-    size_t n;
-    dmpi_dtype_t *as;
-    DMPI_TRY(dmpi_big_block(count, dt, INT_MAX, &n, &as));
-    int err = send ? dmpi_sched_send(s, buf, n, as, peer) : dmpi_sched_recv(s, buf, n, as, peer);
-    if (as != dt)
-        dmpi_dtype_release(as);  /* the schedule holds its own reference */
-    return err;
+    return send ? dmpi_sched_send(s, buf, count, dt, peer) : dmpi_sched_recv(s, buf, count, dt, peer);
 }
 
 /* The neighbours are needed only while the steps are added (each step
