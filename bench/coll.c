@@ -81,6 +81,12 @@
  *   # bytes avg_us min_us max_us calls
  *   8-64 2.345 2.300 2.390 10000
  * The barrier table has the single size 0.
+ *
+ * --form=nonblocking times MPI_Ixxx + MPI_Wait instead of the blocking call;
+ * --form=persistent times MPI_Start + MPI_Wait of a persistent collective
+ * (MPI_Xxx_init, MPI-4) made once per collective and size, and freed before
+ * the next: running the same collective both ways shows what building the
+ * schedule once saves. The result check runs in the chosen form too.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -123,6 +129,11 @@ struct options {
     int vary;          /* touch the buffers before every call (default; see vary) */
 };
 
+/* How each call is made (--form). */
+enum form { BLOCKING, NONBLOCKING, PERSISTENT };
+static const char *const form_names[] = {"blocking", "nonblocking", "persistent"};
+static enum form form;
+
 static int rank, nranks;
 
 /* Buffers, allocated once for the largest size (nranks blocks each). */
@@ -141,6 +152,7 @@ static void usage(void)
     fprintf(stderr,
             "usage: coll [--quick] [--same-buffers] [-c COLL,...] [-m MAX] [-s S1,S2,...]\n"
             "            [-i ITERS] [-n CALLS] [-L SECONDS] [-T SECONDS]\n"
+            "            [--form=blocking|nonblocking|persistent]\n"
             "  --quick  sizes 4,64,1K,16K,256K,1M; 300 iterations; 2000 sparse calls;\n"
             "           -L 0.02 -T 20\n"
             "  --same-buffers  touch no buffer between calls (OSU's way; flatters\n"
@@ -154,7 +166,10 @@ static void usage(void)
             "  -i  iterations up to 16 KiB (default 1000), fewer above, 10x for barrier\n"
             "  -n  alltoallv_sparse calls (default 10000)\n"
             "  -L  cut a measurement's iterations to take about this long (default 0.25 s)\n"
-            "  -T  skip what is left once the run has taken this long (default 200 s)\n");
+            "  -T  skip what is left once the run has taken this long (default 200 s)\n"
+            "  --form  how each call is made: the blocking call (default), the nonblocking\n"
+            "      one and MPI_Wait, or MPI_Start and MPI_Wait of a persistent one made\n"
+            "      once per collective and size (MPI-4)\n");
 }
 
 static size_t parse_size(const char *s)
@@ -188,6 +203,7 @@ static void parse_options(int argc, char **argv, struct options *o)
     static const struct option longopts[] = {{"quick", no_argument, NULL, 'q'},
                                              {"help", no_argument, NULL, 'h'},
                                              {"same-buffers", no_argument, NULL, 'S'},
+                                             {"form", required_argument, NULL, 'F'},
                                              {NULL, 0, NULL, 0}};
     size_t max_size = 1u << 20;
     const char *list = NULL, *colls = NULL;
@@ -198,6 +214,25 @@ static void parse_options(int argc, char **argv, struct options *o)
         switch (c) {
         case 'q': quick = 1; break;
         case 'S': same = 1; break;
+        case 'F':
+            for (form = BLOCKING; form <= PERSISTENT && strcmp(optarg, form_names[form]); form++)
+                ;
+            if (form > PERSISTENT) {
+                if (rank == 0)
+                    fprintf(stderr, "coll: unknown form '%s'\n", optarg);
+                usage();
+                MPI_Finalize();
+                exit(2);
+            }
+#if !defined(MPI_VERSION) || MPI_VERSION < 4
+            if (form == PERSISTENT) {
+                if (rank == 0)
+                    fprintf(stderr, "coll: persistent collectives need an MPI-4 library\n");
+                MPI_Finalize();
+                exit(2);
+            }
+#endif
+            break;
         case 'c': colls = optarg; break;
         case 'm': max_size = parse_size(optarg); break;
         case 's': list = optarg; break;
@@ -445,9 +480,105 @@ static void vary(enum coll c, int n)
         sbuf[k] = v;
 }
 
+/* The nonblocking (init 0) or persistent (init 1) form of collective c,
+ * with the arguments of run_once, as request *r. */
+#if defined(MPI_VERSION) && MPI_VERSION >= 4
+#define ISSUE(Name, name, ...) \
+    (init ? MPI_##Name##_init(__VA_ARGS__, MPI_INFO_NULL, r) : MPI_I##name(__VA_ARGS__, r))
+#else
+#define ISSUE(Name, name, ...) MPI_I##name(__VA_ARGS__, r)
+#endif
+static void issue(enum coll c, int n, int q, int init, MPI_Request *r)
+{
+    (void)init;
+    switch (c) {
+    case BARRIER:
+#if defined(MPI_VERSION) && MPI_VERSION >= 4
+        if (init) {
+            MPI_Barrier_init(MPI_COMM_WORLD, MPI_INFO_NULL, r);
+            break;
+        }
+#endif
+        MPI_Ibarrier(MPI_COMM_WORLD, r);
+        break;
+    case BCAST: case BCAST_LAST: ISSUE(Bcast, bcast, sbuf, n, MPI_INT, root_of(c), MPI_COMM_WORLD); break;
+    case REDUCE: case REDUCE_LAST:
+        ISSUE(Reduce, reduce, sbuf, rbuf, n, MPI_INT, MPI_SUM, root_of(c), MPI_COMM_WORLD);
+        break;
+    case ALLREDUCE: ISSUE(Allreduce, allreduce, sbuf, rbuf, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD); break;
+    case SCAN: ISSUE(Scan, scan, sbuf, rbuf, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD); break;
+    case EXSCAN: ISSUE(Exscan, exscan, sbuf, rbuf, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD); break;
+    case ALLGATHER: ISSUE(Allgather, allgather, sbuf, n, MPI_INT, rbuf, n, MPI_INT, MPI_COMM_WORLD); break;
+    case ALLGATHERV:
+        ISSUE(Allgatherv, allgatherv, sbuf, n, MPI_INT, rbuf, counts, displs, MPI_INT, MPI_COMM_WORLD);
+        break;
+    case ALLTOALL: ISSUE(Alltoall, alltoall, sbuf, n, MPI_INT, rbuf, n, MPI_INT, MPI_COMM_WORLD); break;
+    case ALLTOALLV:
+        ISSUE(Alltoallv, alltoallv, sbuf, counts, displs, MPI_INT, rbuf, counts, displs, MPI_INT, MPI_COMM_WORLD);
+        break;
+    case GATHER: ISSUE(Gather, gather, sbuf, n, MPI_INT, rbuf, n, MPI_INT, 0, MPI_COMM_WORLD); break;
+    case GATHERV:
+        ISSUE(Gatherv, gatherv, sbuf, n, MPI_INT, rbuf, counts, displs, MPI_INT, 0, MPI_COMM_WORLD);
+        break;
+    case SCATTER: ISSUE(Scatter, scatter, sbuf, n, MPI_INT, rbuf, n, MPI_INT, 0, MPI_COMM_WORLD); break;
+    case SCATTERV:
+        ISSUE(Scatterv, scatterv, sbuf, counts, displs, MPI_INT, rbuf, n, MPI_INT, 0, MPI_COMM_WORLD);
+        break;
+    case REDUCE_SCATTER_BLOCK:
+        ISSUE(Reduce_scatter_block, reduce_scatter_block, sbuf, rbuf, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        break;
+    case REDUCE_SCATTER:
+        ISSUE(Reduce_scatter, reduce_scatter, sbuf, rbuf, counts, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        break;
+    case ALLTOALLV_SPARSE:
+        ISSUE(Alltoallv, alltoallv, sparse_s, scounts[q], sdispls, MPI_BYTE, sparse_r, rcounts[q], rdispls,
+              MPI_BYTE, MPI_COMM_WORLD);
+        break;
+    case NCOLL: break;
+    }
+}
+
+/* --form=persistent: the requests of one collective and block size, one
+ * per sparse pattern, made at their first call. */
+static MPI_Request preq[SPARSE_PATTERNS];
+static enum coll preq_coll = NCOLL;
+static int preq_n = -1;
+
+static void persistent_free(void)
+{
+    for (int q = 0; q < SPARSE_PATTERNS; q++)
+        if (preq[q] != MPI_REQUEST_NULL)
+            MPI_Request_free(&preq[q]);
+    preq_coll = NCOLL;
+    preq_n = -1;
+}
+
+static MPI_Request *persistent_for(enum coll c, int n, int q)
+{
+    if (c != preq_coll || n != preq_n) {
+        persistent_free();
+        preq_coll = c;
+        preq_n = n;
+    }
+    if (preq[q] == MPI_REQUEST_NULL)
+        issue(c, n, q, 1, &preq[q]);
+    return &preq[q];
+}
+
 /* One call of collective c with blocks of n ints; `q` picks the sparse pattern. */
 static void run_once(enum coll c, int n, int q)
 {
+    if (form != BLOCKING) {
+        MPI_Request r, *rp = &r;
+        if (form == PERSISTENT) {
+            rp = persistent_for(c, n, c == ALLTOALLV_SPARSE ? q : 0);
+            MPI_Start(rp);
+        } else {
+            issue(c, n, q, 0, rp);
+        }
+        MPI_Wait(rp, MPI_STATUS_IGNORE);
+        return;
+    }
     switch (c) {
     case BARRIER: MPI_Barrier(MPI_COMM_WORLD); break;
     case BCAST: case BCAST_LAST:
@@ -770,11 +901,14 @@ int main(int argc, char **argv)
     counts = malloc(sizeof(int) * (size_t)nranks);
     displs = malloc(sizeof(int) * (size_t)nranks);
     setup_sparse();
+    for (int q = 0; q < SPARSE_PATTERNS; q++)
+        preq[q] = MPI_REQUEST_NULL;
 
     if (rank == 0) {
         printf("# coll: %d processes, MPI_INT data, MPI_SUM, root 0 (*_root_last: %d), "
                "microseconds per call; avg/min/max over the ranks' averages\n", nranks,
                nranks - 1);
+        printf("# form: %s\n", form_names[form]);
         printf("# buffers: %s\n", o.vary ? "before each call, outside the timing, one int "
                "per 64-byte line of the send buffer written and of the receive buffer read"
                : "the same before every call, nothing touched (--same-buffers)");
@@ -808,6 +942,7 @@ int main(int argc, char **argv)
             measure(&o, c, o.sizes[k]);
     }
 
+    persistent_free();
     for (int q = 0; q < SPARSE_PATTERNS; q++) {
         free(scounts[q]);
         free(rcounts[q]);

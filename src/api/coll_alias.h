@@ -25,7 +25,8 @@ typedef struct dmpi_coll_side {
     size_t count;
     const dmpi_dtype_t *dt;
     int n;
-    const int *counts, *displs;
+    const MPI_Count *counts;
+    const MPI_Aint *displs;
     const MPI_Datatype *types;
 } dmpi_coll_side_t;
 

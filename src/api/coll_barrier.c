@@ -1,32 +1,37 @@
-/* MPI_Barrier and MPI_Ibarrier. */
+/* MPI_Barrier, MPI_Ibarrier and MPI_Barrier_init. */
 #include "api/coll_move.h"
 #include "coll/coll.h"
-#include "coll/table.h"
 
 DMPI_ALIAS(Barrier)
 DMPI_ALIAS(Ibarrier)
+DMPI_ALIAS(Barrier_init)
+
+static int barrier(const dmpi_coll_call_t *k, MPI_Comm comm)
+{
+    dmpi_comm_t *c = NULL;
+    dmpi_request_t *r, **rp;
+    int err;
+    if ((err = dmpi_check_coll(k->fn, comm, &c)) || (err = dmpi_check_call(k)))
+        return dmpi_api_error(c, k->fn, err);
+    const dmpi_coll_table_t *t = dmpi_coll_table_for(c, k, &r, &rp);
+    err = t->barrier(c, rp);     /* sets r: before r is read */
+    return dmpi_coll_end(c, k, err, NULL, r);
+}
 
 int PMPI_Barrier(MPI_Comm comm)
 {
     DMPI_API_ENTER;
-    const char *fn = "MPI_Barrier";
-    dmpi_comm_t *c = NULL;
-    int err;
-    if ((err = dmpi_check_coll(fn, comm, &c)) || (err = c->coll->barrier(c, NULL)))
-        return dmpi_api_error(c, fn, err);
-    return MPI_SUCCESS;
+    return barrier(DMPI_CALL_BLOCKING("MPI_Barrier"), comm);
 }
 
 int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 {
     DMPI_API_ENTER;
-    const char *fn = "MPI_Ibarrier";
-    dmpi_comm_t *c = NULL;
-    dmpi_request_t *r;
-    int err;
-    if ((err = dmpi_check_coll(fn, comm, &c)) || (err = dmpi_check_ptr(fn, request, "the request pointer")) ||
-        (err = c->coll->barrier(c, &r)))
-        return dmpi_api_error(c, fn, err);
-    *request = r->handle;
-    return MPI_SUCCESS;
+    return barrier(DMPI_CALL_NONBLOCKING("MPI_Ibarrier", request), comm);
+}
+
+int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    DMPI_API_ENTER;
+    return barrier(DMPI_CALL_PERSISTENT("MPI_Barrier_init", info, request), comm);
 }

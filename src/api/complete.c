@@ -359,6 +359,10 @@ int PMPI_Cancel(MPI_Request *request)
     int err;
     if ((err = check_live(fn, request, &r)))
         return dmpi_api_error(NULL, fn, err);
+    if (r->kind == DMPI_REQ_COLL)   /* MPI-4.0 6.12 and 6.13: erroneous for collectives */
+        return dmpi_api_error(NULL, fn, dmpi_err(MPI_ERR_REQUEST, "%s: request 0x%x is a %scollective operation, "
+                                                 "which cannot be cancelled", fn, (unsigned)*request,
+                                                 r->persistent ? "persistent " : "nonblocking "));
     if (r->kind == DMPI_REQ_COMPOSITE)
         return MPI_SUCCESS;         /* completes normally */
     if (r->kind == DMPI_REQ_GREQ)   /* the program's cancel_fn decides */

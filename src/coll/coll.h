@@ -48,7 +48,7 @@ int dmpi_coll_reduce(dmpi_comm_t *c, const void *sbuf, void *rbuf, size_t count,
                      struct dmpi_op *op, int root, dmpi_request_t **req);
 int dmpi_coll_allreduce(dmpi_comm_t *c, const void *sbuf, void *rbuf, size_t count, dmpi_dtype_t *dt,
                         struct dmpi_op *op, dmpi_request_t **req);
-int dmpi_coll_reduce_scatter(dmpi_comm_t *c, const void *sbuf, void *rbuf, const int *counts, dmpi_dtype_t *dt,
+int dmpi_coll_reduce_scatter(dmpi_comm_t *c, const void *sbuf, void *rbuf, const MPI_Count *counts, dmpi_dtype_t *dt,
                              struct dmpi_op *op, dmpi_request_t **req);
 int dmpi_coll_reduce_scatter_block(dmpi_comm_t *c, const void *sbuf, void *rbuf, size_t count, dmpi_dtype_t *dt,
                                    struct dmpi_op *op, dmpi_request_t **req);
@@ -73,11 +73,11 @@ int dmpi_allreduce_reduce_scatter_allgather(dmpi_sched_t *s, dmpi_comm_t *c, con
 int dmpi_allreduce_ring(dmpi_sched_t *s, dmpi_comm_t *c, const void *sbuf, void *rbuf, size_t count,
                         dmpi_dtype_t *dt, struct dmpi_op *op);                      /* commutative op */
 int dmpi_reduce_scatter_recursive_halving(dmpi_sched_t *s, dmpi_comm_t *c, const void *sbuf, void *rbuf,
-                                          const int *counts, dmpi_dtype_t *dt, struct dmpi_op *op);  /* comm. */
+                                          const MPI_Count *counts, dmpi_dtype_t *dt, struct dmpi_op *op);  /* comm. */
 int dmpi_reduce_scatter_pairwise(dmpi_sched_t *s, dmpi_comm_t *c, const void *sbuf, void *rbuf,
-                                 const int *counts, dmpi_dtype_t *dt, struct dmpi_op *op);  /* commutative */
+                                 const MPI_Count *counts, dmpi_dtype_t *dt, struct dmpi_op *op);  /* commutative */
 int dmpi_reduce_scatter_reduce_scatterv(dmpi_sched_t *s, dmpi_comm_t *c, const void *sbuf, void *rbuf,
-                                        const int *counts, dmpi_dtype_t *dt, struct dmpi_op *op);
+                                        const MPI_Count *counts, dmpi_dtype_t *dt, struct dmpi_op *op);
 int dmpi_scan_recursive_doubling(dmpi_sched_t *s, dmpi_comm_t *c, const void *sbuf, void *rbuf, size_t count,
                                  dmpi_dtype_t *dt, struct dmpi_op *op);
 int dmpi_exscan_recursive_doubling(dmpi_sched_t *s, dmpi_comm_t *c, const void *sbuf, void *rbuf, size_t count,
@@ -126,23 +126,24 @@ int dmpi_coll_ibarrier(dmpi_comm_t *c, dmpi_request_t **req);
 int dmpi_coll_gather(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dtype_t *sdt, void *rbuf,
                      size_t rcount, dmpi_dtype_t *rdt, int root, dmpi_request_t **req);
 int dmpi_coll_gatherv(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dtype_t *sdt, void *rbuf,
-                      const int *rcounts, const int *displs, dmpi_dtype_t *rdt, int root, dmpi_request_t **req);
+                      const MPI_Count *rcounts, const MPI_Aint *displs, dmpi_dtype_t *rdt, int root,
+                      dmpi_request_t **req);
 int dmpi_coll_scatter(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dtype_t *sdt, void *rbuf,
                       size_t rcount, dmpi_dtype_t *rdt, int root, dmpi_request_t **req);
-int dmpi_coll_scatterv(dmpi_comm_t *c, const void *sbuf, const int *scounts, const int *displs,
+int dmpi_coll_scatterv(dmpi_comm_t *c, const void *sbuf, const MPI_Count *scounts, const MPI_Aint *displs,
                        dmpi_dtype_t *sdt, void *rbuf, size_t rcount, dmpi_dtype_t *rdt, int root,
                        dmpi_request_t **req);
 int dmpi_coll_allgather(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dtype_t *sdt, void *rbuf,
                         size_t rcount, dmpi_dtype_t *rdt, dmpi_request_t **req);
 int dmpi_coll_allgatherv(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dtype_t *sdt, void *rbuf,
-                         const int *rcounts, const int *displs, dmpi_dtype_t *rdt, dmpi_request_t **req);
+                         const MPI_Count *rcounts, const MPI_Aint *displs, dmpi_dtype_t *rdt, dmpi_request_t **req);
 int dmpi_coll_alltoall(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dtype_t *sdt, void *rbuf,
                        size_t rcount, dmpi_dtype_t *rdt, dmpi_request_t **req);
-int dmpi_coll_alltoallv(dmpi_comm_t *c, const void *sbuf, const int *scounts, const int *sdispls,
-                        dmpi_dtype_t *sdt, void *rbuf, const int *rcounts, const int *rdispls, dmpi_dtype_t *rdt,
-                        dmpi_request_t **req);
-int dmpi_coll_alltoallw(dmpi_comm_t *c, const void *sbuf, const int *scounts, const int *sdispls,
-                        const MPI_Datatype *stypes, void *rbuf, const int *rcounts, const int *rdispls,
+int dmpi_coll_alltoallv(dmpi_comm_t *c, const void *sbuf, const MPI_Count *scounts, const MPI_Aint *sdispls,
+                        dmpi_dtype_t *sdt, void *rbuf, const MPI_Count *rcounts, const MPI_Aint *rdispls,
+                        dmpi_dtype_t *rdt, dmpi_request_t **req);
+int dmpi_coll_alltoallw(dmpi_comm_t *c, const void *sbuf, const MPI_Count *scounts, const MPI_Aint *sdispls,
+                        const MPI_Datatype *stypes, void *rbuf, const MPI_Count *rcounts, const MPI_Aint *rdispls,
                         const MPI_Datatype *rtypes, dmpi_request_t **req);
 
 /* The arguments of one data-movement collective, as its algorithms take
@@ -154,13 +155,15 @@ typedef struct dmpi_move {
     const void *sbuf;
     size_t scount;
     dmpi_dtype_t *sdt;
-    const int *scounts, *sdispls;
+    const MPI_Count *scounts;
+    const MPI_Aint *sdispls;
     const MPI_Datatype *stypes;
     const size_t *soff;
     void *rbuf;
     size_t rcount;
     dmpi_dtype_t *rdt;
-    const int *rcounts, *rdispls;
+    const MPI_Count *rcounts;
+    const MPI_Aint *rdispls;
     const MPI_Datatype *rtypes;
     int root;
     bool inplace;                /* own block already in place: no local copy */

@@ -46,7 +46,7 @@ static int allreduce(dmpi_comm_t *c, const void *sbuf, void *rbuf, size_t count,
     return dmpi_coll_finish(s, dmpi_inter_allreduce(s, c, sbuf, rbuf, count, dt, op), req);
 }
 
-static int reduce_scatter(dmpi_comm_t *c, const void *sbuf, void *rbuf, const int *counts, dmpi_dtype_t *dt,
+static int reduce_scatter(dmpi_comm_t *c, const void *sbuf, void *rbuf, const MPI_Count *counts, dmpi_dtype_t *dt,
                           dmpi_op_t *op, dmpi_request_t **req)
 {
     dmpi_sched_t *s;
@@ -59,10 +59,10 @@ static int reduce_scatter_block(dmpi_comm_t *c, const void *sbuf, void *rbuf, si
 {
     dmpi_sched_t *s;
     DMPI_TRY(begin(c, "MPI_Reduce_scatter_block", "MPI_Ireduce_scatter_block", req, &s));
-    int *counts = dmpi_sched_tmp(s, (size_t)c->size * sizeof *counts);
+    MPI_Count *counts = dmpi_sched_tmp(s, (size_t)c->size * sizeof *counts);
     int err = counts ? MPI_SUCCESS : dmpi_err(MPI_ERR_NO_MEM, "out of memory for a reduce-scatter");
     for (int i = 0; counts && i < c->size; i++)
-        counts[i] = (int)count;
+        counts[i] = (MPI_Count)count;
     if (err == MPI_SUCCESS)
         err = dmpi_inter_reduce_scatter(s, c, sbuf, rbuf, counts, dt, op);
     return dmpi_coll_finish(s, err, req);
@@ -88,7 +88,7 @@ static int gather(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dtype_t 
 }
 
 static int gatherv(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dtype_t *sdt, void *rbuf,
-                   const int *rcounts, const int *displs, dmpi_dtype_t *rdt, int root, dmpi_request_t **req)
+                   const MPI_Count *rcounts, const MPI_Aint *displs, dmpi_dtype_t *rdt, int root, dmpi_request_t **req)
 {
     dmpi_move_t m = {.sbuf = sbuf, .scount = scount, .sdt = sdt, .rbuf = rbuf, .rcounts = rcounts,
                      .rdispls = displs, .rdt = rdt, .root = root};
@@ -107,8 +107,8 @@ static int scatter(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dtype_t
     return dmpi_coll_finish(s, dmpi_inter_scatter(s, c, &m), req);
 }
 
-static int scatterv(dmpi_comm_t *c, const void *sbuf, const int *scounts, const int *displs, dmpi_dtype_t *sdt,
-                    void *rbuf, size_t rcount, dmpi_dtype_t *rdt, int root, dmpi_request_t **req)
+static int scatterv(dmpi_comm_t *c, const void *sbuf, const MPI_Count *scounts, const MPI_Aint *displs,
+                    dmpi_dtype_t *sdt, void *rbuf, size_t rcount, dmpi_dtype_t *rdt, int root, dmpi_request_t **req)
 {
     dmpi_move_t m = {.sbuf = sbuf, .scounts = scounts, .sdispls = displs, .sdt = sdt, .rbuf = rbuf,
                      .rcount = rcount, .rdt = rdt, .root = root};
@@ -127,7 +127,7 @@ static int allgather(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dtype
 }
 
 static int allgatherv(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dtype_t *sdt, void *rbuf,
-                      const int *rcounts, const int *displs, dmpi_dtype_t *rdt, dmpi_request_t **req)
+                      const MPI_Count *rcounts, const MPI_Aint *displs, dmpi_dtype_t *rdt, dmpi_request_t **req)
 {
     dmpi_move_t m = {.sbuf = sbuf, .scount = scount, .sdt = sdt, .rbuf = rbuf, .rcounts = rcounts,
                      .rdispls = displs, .rdt = rdt};
@@ -145,8 +145,9 @@ static int alltoall(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dtype_
     return dmpi_coll_finish(s, dmpi_inter_alltoall(s, c, &m), req);
 }
 
-static int alltoallv(dmpi_comm_t *c, const void *sbuf, const int *scounts, const int *sdispls, dmpi_dtype_t *sdt,
-                     void *rbuf, const int *rcounts, const int *rdispls, dmpi_dtype_t *rdt, dmpi_request_t **req)
+static int alltoallv(dmpi_comm_t *c, const void *sbuf, const MPI_Count *scounts, const MPI_Aint *sdispls,
+                     dmpi_dtype_t *sdt, void *rbuf, const MPI_Count *rcounts, const MPI_Aint *rdispls,
+                     dmpi_dtype_t *rdt, dmpi_request_t **req)
 {
     dmpi_move_t m = {.sbuf = sbuf, .scounts = scounts, .sdispls = sdispls, .sdt = sdt,
                      .rbuf = rbuf, .rcounts = rcounts, .rdispls = rdispls, .rdt = rdt};
@@ -155,8 +156,8 @@ static int alltoallv(dmpi_comm_t *c, const void *sbuf, const int *scounts, const
     return dmpi_coll_finish(s, dmpi_inter_alltoall(s, c, &m), req);
 }
 
-static int alltoallw(dmpi_comm_t *c, const void *sbuf, const int *scounts, const int *sdispls,
-                     const MPI_Datatype *stypes, void *rbuf, const int *rcounts, const int *rdispls,
+static int alltoallw(dmpi_comm_t *c, const void *sbuf, const MPI_Count *scounts, const MPI_Aint *sdispls,
+                     const MPI_Datatype *stypes, void *rbuf, const MPI_Count *rcounts, const MPI_Aint *rdispls,
                      const MPI_Datatype *rtypes, dmpi_request_t **req)
 {
     dmpi_move_t m = {.sbuf = sbuf, .scounts = scounts, .sdispls = sdispls, .stypes = stypes,

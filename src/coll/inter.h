@@ -34,7 +34,7 @@ int dmpi_inter_alltoall(dmpi_sched_t *s, dmpi_comm_t *c, const dmpi_move_t *m); 
 int dmpi_inter_allreduce(dmpi_sched_t *s, dmpi_comm_t *c, const void *sbuf, void *rbuf, size_t count,
                          dmpi_dtype_t *dt, struct dmpi_op *op);
 /* counts: the local group's recvcounts (one per local rank). */
-int dmpi_inter_reduce_scatter(dmpi_sched_t *s, dmpi_comm_t *c, const void *sbuf, void *rbuf, const int *counts,
+int dmpi_inter_reduce_scatter(dmpi_sched_t *s, dmpi_comm_t *c, const void *sbuf, void *rbuf, const MPI_Count *counts,
                               dmpi_dtype_t *dt, struct dmpi_op *op);
 
 #endif

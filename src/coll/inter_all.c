@@ -125,7 +125,7 @@ int dmpi_inter_allreduce(dmpi_sched_t *s, dmpi_comm_t *c, const void *sbuf, void
     return MPI_SUCCESS;
 }
 
-int dmpi_inter_reduce_scatter(dmpi_sched_t *s, dmpi_comm_t *c, const void *sbuf, void *rbuf, const int *counts,
+int dmpi_inter_reduce_scatter(dmpi_sched_t *s, dmpi_comm_t *c, const void *sbuf, void *rbuf, const MPI_Count *counts,
                               dmpi_dtype_t *dt, dmpi_op_t *op)
 {
     dmpi_comm_t *lc = c->local_comm;
@@ -134,11 +134,12 @@ int dmpi_inter_reduce_scatter(dmpi_sched_t *s, dmpi_comm_t *c, const void *sbuf,
     for (int i = 0; i < p; i++)
         total += (size_t)counts[i];
     void *res = NULL;
-    int *displs = NULL;
+    MPI_Aint *displs = NULL;
     if (lc->rank == 0) {
         if (!(res = dmpi_coll_tmpbuf(s, total, dt)) || !(displs = dmpi_sched_tmp(s, (size_t)p * sizeof *displs)))
             return no_memory(total);
-        for (int i = 0, d = 0; i < p; d += counts[i++])
+        MPI_Aint d = 0;
+        for (int i = 0; i < p; d += (MPI_Aint)counts[i++])
             displs[i] = d;
     }
     DMPI_TRY(reduce_and_swap(s, c, sbuf, res, total, dt, op));

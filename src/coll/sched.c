@@ -157,13 +157,6 @@ static step_t *add_step(dmpi_sched_t *s, int kind)
 
 static int oom(void) { return dmpi_err(MPI_ERR_NO_MEM, "out of memory building a collective schedule"); }
 
-/* Messages carry int counts. */
-static int too_many(size_t count)
-{
-    return dmpi_err(MPI_ERR_COUNT, "a collective message of %zu elements is more than the %d one message can hold",
-                    count, INT_MAX);
-}
-
 /* The user may free a type or an op as soon as a nonblocking collective
  * has started: the schedule holds its own references. */
 static void hold(step_t *t)
@@ -176,15 +169,15 @@ static void hold(step_t *t)
         dmpi_op_retain(t->op);
 }
 
-int dmpi_sched_send(dmpi_sched_t *s, const void *buf, size_t count, dmpi_dtype_t *dt, int peer)
+static int add_message(dmpi_sched_t *s, int kind, const void *src, void *dst, size_t count, dmpi_dtype_t *dt,
+                       int peer)
 {
-    if (count > INT_MAX)
-        return too_many(count);
-    step_t *t = add_step(s, STEP_SEND);
+    step_t *t = add_step(s, kind);
     if (!t)
         return oom();
     t->local = s->local;
-    t->src = buf;
+    t->src = src;
+    t->dst = dst;
     t->count = count;
     t->dt = dt;
     t->peer = s->map ? s->map[peer] : peer;
@@ -192,20 +185,61 @@ int dmpi_sched_send(dmpi_sched_t *s, const void *buf, size_t count, dmpi_dtype_t
     return MPI_SUCCESS;
 }
 
+/* Point-to-point messages carry int counts. One of more than INT_MAX bytes
+ * (sender and receiver see the same byte count, whatever their types)
+ * travels as pieces of PIECE bytes of its packed data, each a message of
+ * MPI_BYTE: straight from and into the buffer when the type is contiguous,
+ * else through scratch memory packed when the round starts (STEP_PACK) or
+ * unpacked after it (a copy step). */
+#define PIECE ((size_t)1 << 30)
+
+static int add_pieces(dmpi_sched_t *s, int kind, char *at, size_t bytes, int peer)
+{
+    dmpi_dtype_t *byte = dmpi_dtype_get(MPI_BYTE);
+    for (size_t off = 0; off < bytes; off += PIECE) {
+        size_t n = bytes - off < PIECE ? bytes - off : PIECE;
+        DMPI_TRY(add_message(s, kind, at + off, at + off, n, byte, peer));
+    }
+    return MPI_SUCCESS;
+}
+
+static int huge_message(dmpi_sched_t *s, int kind, const void *buf, size_t count, dmpi_dtype_t *dt, int peer)
+{
+    size_t bytes = count * dt->size;
+    if (dt->contig)
+        return add_pieces(s, kind, (char *)buf + dt->true_lb, bytes, peer);
+    char *tmp = dmpi_sched_tmp(s, bytes);
+    dmpi_dtype_t *byte = dmpi_dtype_get(MPI_BYTE);
+    if (!tmp)
+        return dmpi_err(MPI_ERR_NO_MEM, "out of memory for the %zu bytes of a collective message", bytes);
+    if (kind == STEP_SEND) {
+        step_t *t = add_step(s, STEP_PACK);
+        if (!t)
+            return oom();
+        *t = (step_t){.kind = STEP_PACK, .src = buf, .count = count, .dt = dt, .dst = tmp, .dcount = bytes,
+                      .ddt = byte};
+        hold(t);
+        s->packs = true;
+        return add_pieces(s, kind, tmp, bytes, peer);
+    }
+    DMPI_TRY(add_pieces(s, kind, tmp, bytes, peer));
+    return dmpi_sched_copy(s, tmp, bytes, byte, (void *)buf, count, dt);
+}
+
+int dmpi_sched_send(dmpi_sched_t *s, const void *buf, size_t count, dmpi_dtype_t *dt, int peer)
+{
+    if (DMPI_UNLIKELY(count > INT_MAX || count * dt->size > INT_MAX))
+        return dt->size ? huge_message(s, STEP_SEND, buf, count, dt, peer)
+                        : add_message(s, STEP_SEND, buf, NULL, 0, dt, peer);
+    return add_message(s, STEP_SEND, buf, NULL, count, dt, peer);
+}
+
 int dmpi_sched_recv(dmpi_sched_t *s, void *buf, size_t count, dmpi_dtype_t *dt, int peer)
 {
-    if (count > INT_MAX)
-        return too_many(count);
-    step_t *t = add_step(s, STEP_RECV);
-    if (!t)
-        return oom();
-    t->local = s->local;
-    t->dst = buf;
-    t->count = count;
-    t->dt = dt;
-    t->peer = s->map ? s->map[peer] : peer;
-    hold(t);
-    return MPI_SUCCESS;
+    if (DMPI_UNLIKELY(count > INT_MAX || count * dt->size > INT_MAX))
+        return dt->size ? huge_message(s, STEP_RECV, buf, count, dt, peer)
+                        : add_message(s, STEP_RECV, NULL, buf, 0, dt, peer);
+    return add_message(s, STEP_RECV, NULL, buf, count, dt, peer);
 }
 
 int dmpi_sched_reduce(dmpi_sched_t *s, const void *in, void *inout, size_t count, dmpi_dtype_t *dt,
@@ -306,6 +340,12 @@ static int round_start(dmpi_sched_t *s)
 static void start_round(dmpi_sched_t *s)
 {
     int end = s->round_end[s->round];
+    for (int i = round_start(s); DMPI_UNLIKELY(s->packs) && i < end; i++)
+        if (s->steps[i].kind == STEP_PACK) {
+            int err = local_copy(&s->steps[i]);
+            if (err != MPI_SUCCESS && s->err == MPI_SUCCESS)
+                s->err = err;
+        }
     for (int pass = STEP_RECV; pass >= STEP_SEND; pass--)
         for (int i = round_start(s); i < end; i++) {
             step_t *t = &s->steps[i];
@@ -435,8 +475,10 @@ static bool advance(dmpi_sched_t *s)
     dmpi_request_t *r = s->req;
     dmpi_req_set_empty_status(r, s->err);
     unlink_active(s);
-    dmpi_sched_free(s);
-    dmpi_req_complete(r);
+    s->req = NULL;
+    if (!s->kept)
+        dmpi_sched_free(s);
+    dmpi_req_complete(r);            /* a kept schedule goes with its request, perhaps now */
     return true;
 }
 
@@ -448,6 +490,40 @@ int dmpi_sched_close_rounds(dmpi_sched_t *s)
     return MPI_SUCCESS;
 }
 
+/* While a capture is open (dmpi_sched_capture), the next schedule given to
+ * dmpi_sched_start lands here instead of starting. */
+static bool capturing;
+static dmpi_sched_t *captured;
+
+void dmpi_sched_capture(void)
+{
+    capturing = true;
+    captured = NULL;
+}
+
+dmpi_sched_t *dmpi_sched_captured(void)
+{
+    dmpi_sched_t *s = captured;
+    capturing = false;
+    captured = NULL;
+    return s;
+}
+
+/* Puts s, with a fresh tag, on the active list as r's schedule and runs it as far as it goes. */
+static void launch(dmpi_sched_t *s, dmpi_request_t *r)
+{
+    s->tag = take_tag(&s->view, false);
+    s->req = r;
+    s->prev = NULL;
+    s->next = active_head;
+    if (active_head)
+        active_head->prev = s;
+    active_head = s;
+    if (!dmpi_sched_active++)
+        dmpi_progress_add_hook(dmpi_sched_progress);
+    advance(s);
+}
+
 int dmpi_sched_start(dmpi_sched_t *s, dmpi_request_t **out)
 {
     int err = dmpi_sched_close_rounds(s);
@@ -455,23 +531,34 @@ int dmpi_sched_start(dmpi_sched_t *s, dmpi_request_t **out)
         dmpi_sched_free(s);
         return err;
     }
+    if (capturing && !captured) {
+        captured = s;
+        *out = NULL;
+        return MPI_SUCCESS;
+    }
     dmpi_request_t *r = dmpi_req_alloc(DMPI_REQ_COLL);
     if (!r) {
         dmpi_sched_free(s);
         return dmpi_err(MPI_ERR_NO_MEM, "out of request objects");
     }
     r->comm = NULL;
-    s->tag = take_tag(&s->view, false);
-    s->req = r;
-    s->next = active_head;
-    if (active_head)
-        active_head->prev = s;
-    active_head = s;
-    if (!dmpi_sched_active++)
-        dmpi_progress_add_hook(dmpi_sched_progress);
     *out = r;
-    advance(s);
+    launch(s, r);
     return MPI_SUCCESS;
+}
+
+int dmpi_sched_keep(dmpi_sched_t *s)
+{
+    s->kept = true;
+    return dmpi_sched_close_rounds(s);
+}
+
+void dmpi_sched_restart(dmpi_sched_t *s, dmpi_request_t *r)
+{
+    s->round = 0;
+    s->started = false;
+    s->err = MPI_SUCCESS;
+    launch(s, r);
 }
 
 /* Blocking: no request and no place in the active list; the wait itself

@@ -69,6 +69,18 @@ int dmpi_sched_start(dmpi_sched_t *s, dmpi_request_t **out);
 /* Starts it and waits for it (blocking collectives). */
 int dmpi_sched_run(dmpi_sched_t *s);
 
+/* Persistent collectives (coll/persist.h is the interface to use). Between
+ * dmpi_sched_capture and dmpi_sched_captured, the first schedule handed to
+ * dmpi_sched_start is not started but returned by dmpi_sched_captured
+ * (*out of that dmpi_sched_start is NULL). A kept schedule survives its
+ * completion (an error if its last round cannot be ended); dmpi_sched_restart runs it again from its first round, with a
+ * fresh tag from the nonblocking sequence, completing r; dmpi_sched_free
+ * frees it when it is not running. */
+void dmpi_sched_capture(void);
+dmpi_sched_t *dmpi_sched_captured(void);
+int dmpi_sched_keep(dmpi_sched_t *s);     /* ends its last round too */
+void dmpi_sched_restart(dmpi_sched_t *s, dmpi_request_t *r);
+
 /* Progress engine hook: advances every started schedule. Nonzero if
  * anything happened. */
 int dmpi_sched_progress(void);

@@ -8,7 +8,9 @@
 #include "coll/sched.h"
 #include "core/op.h"
 
-enum { STEP_SEND, STEP_RECV, STEP_REDUCE, STEP_COPY };
+/* STEP_PACK: a copy run when its round starts, before the sends (the
+ * packed data of a message sent in pieces, sched.c). */
+enum { STEP_SEND, STEP_RECV, STEP_REDUCE, STEP_COPY, STEP_PACK };
 
 typedef struct scratch {
     void *p;
@@ -45,6 +47,8 @@ struct dmpi_sched {
     bool local;                  /* while set: sends and receives go to the local group (dmpi_sched_local) */
     dmpi_comm_t lview;           /* an intercommunicator's local group, on its collective context */
     dmpi_request_t *req;
+    bool kept;                   /* a persistent collective's: run again at each start (dmpi_sched_restart) */
+    bool packs;                  /* has STEP_PACK steps */
     struct dmpi_sched *next, *prev;
     /* most schedules are small: their steps and rounds need no allocation */
     step_t small_steps[SMALL_STEPS];

@@ -68,7 +68,8 @@ int dmpi_coll_gather(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dtype
 }
 
 int dmpi_coll_gatherv(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dtype_t *sdt, void *rbuf,
-                      const int *rcounts, const int *displs, dmpi_dtype_t *rdt, int root, dmpi_request_t **req)
+                      const MPI_Count *rcounts, const MPI_Aint *displs, dmpi_dtype_t *rdt, int root,
+                      dmpi_request_t **req)
 {
     dmpi_move_t m = {.sbuf = sbuf, .scount = scount, .sdt = sdt, .rbuf = rbuf, .rcounts = rcounts,
                      .rdispls = displs, .rdt = rdt, .root = root};
@@ -98,7 +99,7 @@ int dmpi_coll_scatter(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dtyp
     return dmpi_coll_finish(s, err, req);
 }
 
-int dmpi_coll_scatterv(dmpi_comm_t *c, const void *sbuf, const int *scounts, const int *displs,
+int dmpi_coll_scatterv(dmpi_comm_t *c, const void *sbuf, const MPI_Count *scounts, const MPI_Aint *displs,
                        dmpi_dtype_t *sdt, void *rbuf, size_t rcount, dmpi_dtype_t *rdt, int root,
                        dmpi_request_t **req)
 {
@@ -136,7 +137,7 @@ int dmpi_coll_allgather(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dt
 }
 
 int dmpi_coll_allgatherv(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dtype_t *sdt, void *rbuf,
-                         const int *rcounts, const int *displs, dmpi_dtype_t *rdt, dmpi_request_t **req)
+                         const MPI_Count *rcounts, const MPI_Aint *displs, dmpi_dtype_t *rdt, dmpi_request_t **req)
 {
     dmpi_move_t m = {.sbuf = sbuf, .scount = scount, .sdt = sdt, .rbuf = rbuf, .rcounts = rcounts,
                      .rdispls = displs, .rdt = rdt};
@@ -232,9 +233,9 @@ int dmpi_coll_alltoall(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dty
     return dmpi_coll_finish(s, err, req);
 }
 
-int dmpi_coll_alltoallv(dmpi_comm_t *c, const void *sbuf, const int *scounts, const int *sdispls,
-                        dmpi_dtype_t *sdt, void *rbuf, const int *rcounts, const int *rdispls, dmpi_dtype_t *rdt,
-                        dmpi_request_t **req)
+int dmpi_coll_alltoallv(dmpi_comm_t *c, const void *sbuf, const MPI_Count *scounts, const MPI_Aint *sdispls,
+                        dmpi_dtype_t *sdt, void *rbuf, const MPI_Count *rcounts, const MPI_Aint *rdispls,
+                        dmpi_dtype_t *rdt, dmpi_request_t **req)
 {
     dmpi_move_t m = {.sbuf = sbuf, .scounts = scounts, .sdispls = sdispls, .sdt = sdt,
                      .rbuf = rbuf, .rcounts = rcounts, .rdispls = rdispls, .rdt = rdt};
@@ -246,8 +247,8 @@ int dmpi_coll_alltoallv(dmpi_comm_t *c, const void *sbuf, const int *scounts, co
     return dmpi_coll_finish(s, alltoallv_build(s, c, &m, -1), req);
 }
 
-int dmpi_coll_alltoallw(dmpi_comm_t *c, const void *sbuf, const int *scounts, const int *sdispls,
-                        const MPI_Datatype *stypes, void *rbuf, const int *rcounts, const int *rdispls,
+int dmpi_coll_alltoallw(dmpi_comm_t *c, const void *sbuf, const MPI_Count *scounts, const MPI_Aint *sdispls,
+                        const MPI_Datatype *stypes, void *rbuf, const MPI_Count *rcounts, const MPI_Aint *rdispls,
                         const MPI_Datatype *rtypes, dmpi_request_t **req)
 {
     dmpi_move_t m = {.sbuf = sbuf, .scounts = scounts, .sdispls = sdispls, .stypes = stypes,
@@ -341,7 +342,7 @@ int dmpi_coll_allreduce(dmpi_comm_t *c, const void *sbuf, void *rbuf, size_t cou
 
 /* Reduce_scatter and Reduce_scatter_block share the table and the names;
  * they decide by the whole vector. */
-static int reduce_scatter(dmpi_sched_t *s, dmpi_comm_t *c, const void *sbuf, void *rbuf, const int *counts,
+static int reduce_scatter(dmpi_sched_t *s, dmpi_comm_t *c, const void *sbuf, void *rbuf, const MPI_Count *counts,
                           dmpi_dtype_t *dt, dmpi_op_t *op)
 {
     size_t total = 0;
@@ -355,7 +356,7 @@ static int reduce_scatter(dmpi_sched_t *s, dmpi_comm_t *c, const void *sbuf, voi
     }
 }
 
-int dmpi_coll_reduce_scatter(dmpi_comm_t *c, const void *sbuf, void *rbuf, const int *counts, dmpi_dtype_t *dt,
+int dmpi_coll_reduce_scatter(dmpi_comm_t *c, const void *sbuf, void *rbuf, const MPI_Count *counts, dmpi_dtype_t *dt,
                              dmpi_op_t *op, dmpi_request_t **req)
 {
     dmpi_sched_t *s;
@@ -370,10 +371,10 @@ int dmpi_coll_reduce_scatter_block(dmpi_comm_t *c, const void *sbuf, void *rbuf,
     dmpi_sched_t *s;
     DMPI_TRY(dmpi_sched_new(c, &s));
     dmpi_sched_set_name(s, req ? "MPI_Ireduce_scatter_block" : "MPI_Reduce_scatter_block");
-    int *counts = dmpi_sched_tmp(s, (size_t)c->size * sizeof *counts);
+    MPI_Count *counts = dmpi_sched_tmp(s, (size_t)c->size * sizeof *counts);
     int err = counts ? MPI_SUCCESS : dmpi_err(MPI_ERR_NO_MEM, "out of memory for a reduce-scatter");
     for (int i = 0; counts && i < c->size; i++)
-        counts[i] = (int)count;
+        counts[i] = (MPI_Count)count;
     if (err == MPI_SUCCESS)
         err = reduce_scatter(s, c, sbuf, rbuf, counts, dt, op);
     return dmpi_coll_finish(s, err, req);

@@ -24,7 +24,7 @@ typedef struct dmpi_coll_table {
                   struct dmpi_op *op, int root, dmpi_request_t **req);
     int (*allreduce)(dmpi_comm_t *c, const void *sbuf, void *rbuf, size_t count, dmpi_dtype_t *dt,
                      struct dmpi_op *op, dmpi_request_t **req);
-    int (*reduce_scatter)(dmpi_comm_t *c, const void *sbuf, void *rbuf, const int *counts, dmpi_dtype_t *dt,
+    int (*reduce_scatter)(dmpi_comm_t *c, const void *sbuf, void *rbuf, const MPI_Count *counts, dmpi_dtype_t *dt,
                           struct dmpi_op *op, dmpi_request_t **req);
     int (*reduce_scatter_block)(dmpi_comm_t *c, const void *sbuf, void *rbuf, size_t count, dmpi_dtype_t *dt,
                                 struct dmpi_op *op, dmpi_request_t **req);
@@ -35,21 +35,22 @@ typedef struct dmpi_coll_table {
     int (*gather)(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dtype_t *sdt, void *rbuf, size_t rcount,
                   dmpi_dtype_t *rdt, int root, dmpi_request_t **req);
     int (*gatherv)(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dtype_t *sdt, void *rbuf,
-                   const int *rcounts, const int *displs, dmpi_dtype_t *rdt, int root, dmpi_request_t **req);
+                   const MPI_Count *rcounts, const MPI_Aint *displs, dmpi_dtype_t *rdt, int root, dmpi_request_t **req);
     int (*scatter)(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dtype_t *sdt, void *rbuf, size_t rcount,
                    dmpi_dtype_t *rdt, int root, dmpi_request_t **req);
-    int (*scatterv)(dmpi_comm_t *c, const void *sbuf, const int *scounts, const int *displs, dmpi_dtype_t *sdt,
-                    void *rbuf, size_t rcount, dmpi_dtype_t *rdt, int root, dmpi_request_t **req);
+    int (*scatterv)(dmpi_comm_t *c, const void *sbuf, const MPI_Count *scounts, const MPI_Aint *displs,
+         dmpi_dtype_t *sdt, void *rbuf, size_t rcount, dmpi_dtype_t *rdt, int root, dmpi_request_t **req);
     int (*allgather)(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dtype_t *sdt, void *rbuf,
                      size_t rcount, dmpi_dtype_t *rdt, dmpi_request_t **req);
     int (*allgatherv)(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dtype_t *sdt, void *rbuf,
-                      const int *rcounts, const int *displs, dmpi_dtype_t *rdt, dmpi_request_t **req);
+                      const MPI_Count *rcounts, const MPI_Aint *displs, dmpi_dtype_t *rdt, dmpi_request_t **req);
     int (*alltoall)(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dtype_t *sdt, void *rbuf,
                     size_t rcount, dmpi_dtype_t *rdt, dmpi_request_t **req);
-    int (*alltoallv)(dmpi_comm_t *c, const void *sbuf, const int *scounts, const int *sdispls, dmpi_dtype_t *sdt,
-                     void *rbuf, const int *rcounts, const int *rdispls, dmpi_dtype_t *rdt, dmpi_request_t **req);
-    int (*alltoallw)(dmpi_comm_t *c, const void *sbuf, const int *scounts, const int *sdispls,
-                     const MPI_Datatype *stypes, void *rbuf, const int *rcounts, const int *rdispls,
+    int (*alltoallv)(dmpi_comm_t *c, const void *sbuf, const MPI_Count *scounts, const MPI_Aint *sdispls,
+         dmpi_dtype_t *sdt, void *rbuf, const MPI_Count *rcounts, const MPI_Aint *rdispls, dmpi_dtype_t *rdt,
+         dmpi_request_t **req);
+    int (*alltoallw)(dmpi_comm_t *c, const void *sbuf, const MPI_Count *scounts, const MPI_Aint *sdispls,
+                     const MPI_Datatype *stypes, void *rbuf, const MPI_Count *rcounts, const MPI_Aint *rdispls,
                      const MPI_Datatype *rtypes, dmpi_request_t **req);
 } dmpi_coll_table_t;
 

@@ -181,18 +181,24 @@ static int exchange_edges(dmpi_comm_t *c, const edge_t *by, const int *off, edge
     const int per = (int)(sizeof(edge_t) / sizeof(int));
     int size = c->size;
     dmpi_dtype_t *ints = dmpi_dtype_get(MPI_INT);
-    int *scounts = malloc(4 * (size_t)size * sizeof(int));
-    if (!scounts)
+    MPI_Count *scounts = malloc(2 * (size_t)size * sizeof *scounts);
+    MPI_Aint *sdispls = malloc(2 * (size_t)size * sizeof *sdispls);
+    if (!scounts || !sdispls) {
+        free(scounts);
+        free(sdispls);
         return dmpi_err(MPI_ERR_NO_MEM, "MPI_Dist_graph_create: out of memory for %d ranks", size);
-    int *sdispls = scounts + size, *rcounts = sdispls + size, *rdispls = rcounts + size;
+    }
+    MPI_Count *rcounts = scounts + size;
+    MPI_Aint *rdispls = sdispls + size;
     for (int r = 0; r < size; r++) {
         scounts[r] = (off[r + 1] - off[r]) * per;
         sdispls[r] = off[r] * per;
     }
-    int err = c->coll->alltoall(c, scounts, 1, ints, rcounts, 1, ints, NULL);
+    dmpi_dtype_t *wide = dmpi_dtype_get(MPI_COUNT);
+    int err = c->coll->alltoall(c, scounts, 1, wide, rcounts, 1, wide, NULL);
     long long total = 0;
     for (int r = 0; err == MPI_SUCCESS && r < size; r++) {
-        rdispls[r] = (int)total;
+        rdispls[r] = (MPI_Aint)total;
         total += rcounts[r];
     }
     if (err == MPI_SUCCESS && (total > INT_MAX || !(*got = malloc((size_t)total * sizeof(int) + 1))))
@@ -201,6 +207,7 @@ static int exchange_edges(dmpi_comm_t *c, const edge_t *by, const int *off, edge
         err = c->coll->alltoallv(c, by, scounts, sdispls, ints, *got, rcounts, rdispls, ints, NULL);
     *ngot = (int)(total / per);
     free(scounts);
+    free(sdispls);
     return err;
 }
 

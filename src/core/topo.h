@@ -65,4 +65,14 @@ void dmpi_dist_graph_neighbors(const dmpi_topo_t *t, int maxindegree, int *sourc
  * topology of `nodes` processes, else MPI_UNDEFINED. */
 int dmpi_topo_map(const dmpi_comm_t *c, long long nodes);
 
+/* Neighbourhood collectives (core/topo_nbrs.c): a process's neighbours in
+ * the standard's order. Cartesian: per dimension the -1 then the +1
+ * neighbour, MPI_PROC_NULL past a non-periodic edge, the same list in and
+ * out; graph: MPI_Graph_neighbors's list, in and out; distributed graph:
+ * the sources in, the destinations out, in the order given (an edge given
+ * twice is there twice). */
+void dmpi_topo_degrees(const dmpi_topo_t *t, int rank, int *indegree, int *outdegree);
+/* in[indegree] and out[outdegree] are the caller's. */
+void dmpi_topo_nbrs(const dmpi_topo_t *t, int rank, int *in, int *out);
+
 #endif

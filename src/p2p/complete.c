@@ -93,6 +93,8 @@ int dmpi_start(dmpi_request_t *r)
     if (r->kind == DMPI_REQ_PART)
         return dmpi_part_start(r);
     r->active = 1;
+    if (r->pops)
+        return r->pops->start(r);
     if (r->kind == DMPI_REQ_RECV)
         return dmpi_start_recv(r);
     if (r->mode == DMPI_MODE_BUFFERED)

@@ -74,8 +74,12 @@ static void free_coll_copy(dmpi_request_t *r)
 void dmpi_req_free(dmpi_request_t *r)
 {
     int idx = (int)((unsigned)r->handle & ~REQ_HANDLE_MASK);
-    if (DMPI_UNLIKELY(has_coll_copy(r)))   /* attached after the collective completed */
-        free_coll_copy(r);
+    if (DMPI_UNLIKELY(r->kind == DMPI_REQ_COLL)) {
+        if (r->coll_copy)               /* attached after the collective completed */
+            free_coll_copy(r);
+        if (r->pops)
+            r->pops->release(r);
+    }
     if (r->dt_held)
         dmpi_dtype_release(r->dt);
     if (r->comm_held)

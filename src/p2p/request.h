@@ -82,6 +82,8 @@ typedef struct dmpi_request {
                                   * reads (api/coll_alias.c); freed at completion, or with the request */
     struct dmpi_greq *greq;      /* generalized request: the program's callbacks */
     struct dmpi_part *part;      /* partitioned request: its partitions (p2p/partitioned.c) */
+    const struct dmpi_preq_ops *pops;  /* a persistent request of a layer above (persistent collectives) */
+    void *pstate;                /* ... and that layer's state of it */
 
     /* Not cleared by dmpi_req_alloc: whoever reads them sets them first. */
     dmpi_hdr_t hdr;              /* send: the match header the message carries */
@@ -89,6 +91,14 @@ typedef struct dmpi_request {
     uint64_t tport_priv[4];      /* the transport's own state of this request (e.g. shm_req_t) */
 } dmpi_request_t;
 #define DMPI_REQ_CLEARED offsetof(dmpi_request_t, hdr)
+
+/* A persistent request that p2p does not run itself (coll/persist.c):
+ * MPI_Start calls start (with active set), and release runs when the
+ * request is freed. */
+typedef struct dmpi_preq_ops {
+    int (*start)(dmpi_request_t *r);
+    void (*release)(dmpi_request_t *r);
+} dmpi_preq_ops_t;
 
 dmpi_request_t *dmpi_req_alloc(int kind);           /* zeroed, with a handle */
 void dmpi_req_free(dmpi_request_t *r);

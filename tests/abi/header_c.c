@@ -111,6 +111,77 @@ static int exchange(int rank, int size)
     return MPI_SUCCESS;
 }
 
+/* The neighborhood collectives, every form (not static: the file is only compiled). */
+void neighbor_calls(MPI_Comm g);
+void neighbor_calls(MPI_Comm g)
+{
+    int v[2] = {1, 2}, w[2], one[2] = {1, 1}, zero[2] = {0, 0};
+    MPI_Count cone[2] = {1, 1};
+    MPI_Aint az[2] = {0, 0};
+    MPI_Datatype t[2] = {MPI_INT, MPI_INT};
+    MPI_Request rq[30];
+    MPI_Neighbor_allgather(v, 1, MPI_INT, w, 1, MPI_INT, g);
+    MPI_Neighbor_allgather_c(v, 1, MPI_INT, w, 1, MPI_INT, g);
+    MPI_Ineighbor_allgather(v, 1, MPI_INT, w, 1, MPI_INT, g, &rq[0]);
+    MPI_Ineighbor_allgather_c(v, 1, MPI_INT, w, 1, MPI_INT, g, &rq[1]);
+    MPI_Neighbor_allgather_init(v, 1, MPI_INT, w, 1, MPI_INT, g, MPI_INFO_NULL, &rq[2]);
+    MPI_Neighbor_allgather_init_c(v, 1, MPI_INT, w, 1, MPI_INT, g, MPI_INFO_NULL, &rq[3]);
+    MPI_Neighbor_allgatherv(v, 1, MPI_INT, w, one, zero, MPI_INT, g);
+    MPI_Neighbor_allgatherv_c(v, 1, MPI_INT, w, cone, az, MPI_INT, g);
+    MPI_Ineighbor_allgatherv(v, 1, MPI_INT, w, one, zero, MPI_INT, g, &rq[4]);
+    MPI_Ineighbor_allgatherv_c(v, 1, MPI_INT, w, cone, az, MPI_INT, g, &rq[5]);
+    MPI_Neighbor_allgatherv_init(v, 1, MPI_INT, w, one, zero, MPI_INT, g, MPI_INFO_NULL, &rq[6]);
+    MPI_Neighbor_allgatherv_init_c(v, 1, MPI_INT, w, cone, az, MPI_INT, g, MPI_INFO_NULL, &rq[7]);
+    MPI_Neighbor_alltoall(v, 1, MPI_INT, w, 1, MPI_INT, g);
+    MPI_Neighbor_alltoall_c(v, 1, MPI_INT, w, 1, MPI_INT, g);
+    MPI_Ineighbor_alltoall(v, 1, MPI_INT, w, 1, MPI_INT, g, &rq[8]);
+    MPI_Ineighbor_alltoall_c(v, 1, MPI_INT, w, 1, MPI_INT, g, &rq[9]);
+    MPI_Neighbor_alltoall_init(v, 1, MPI_INT, w, 1, MPI_INT, g, MPI_INFO_NULL, &rq[10]);
+    MPI_Neighbor_alltoall_init_c(v, 1, MPI_INT, w, 1, MPI_INT, g, MPI_INFO_NULL, &rq[11]);
+    MPI_Neighbor_alltoallv(v, one, zero, MPI_INT, w, one, zero, MPI_INT, g);
+    MPI_Neighbor_alltoallv_c(v, cone, az, MPI_INT, w, cone, az, MPI_INT, g);
+    MPI_Ineighbor_alltoallv(v, one, zero, MPI_INT, w, one, zero, MPI_INT, g, &rq[12]);
+    MPI_Ineighbor_alltoallv_c(v, cone, az, MPI_INT, w, cone, az, MPI_INT, g, &rq[13]);
+    MPI_Neighbor_alltoallv_init(v, one, zero, MPI_INT, w, one, zero, MPI_INT, g, MPI_INFO_NULL, &rq[14]);
+    MPI_Neighbor_alltoallv_init_c(v, cone, az, MPI_INT, w, cone, az, MPI_INT, g, MPI_INFO_NULL, &rq[15]);
+    MPI_Neighbor_alltoallw(v, one, az, t, w, one, az, t, g);
+    MPI_Neighbor_alltoallw_c(v, cone, az, t, w, cone, az, t, g);
+    MPI_Ineighbor_alltoallw(v, one, az, t, w, one, az, t, g, &rq[16]);
+    MPI_Ineighbor_alltoallw_c(v, cone, az, t, w, cone, az, t, g, &rq[17]);
+    MPI_Neighbor_alltoallw_init(v, one, az, t, w, one, az, t, g, MPI_INFO_NULL, &rq[18]);
+    MPI_Neighbor_alltoallw_init_c(v, cone, az, t, w, cone, az, t, g, MPI_INFO_NULL, &rq[19]);
+    PMPI_Neighbor_allgather(v, 1, MPI_INT, w, 1, MPI_INT, g);
+    PMPI_Neighbor_allgather_c(v, 1, MPI_INT, w, 1, MPI_INT, g);
+    PMPI_Ineighbor_allgather(v, 1, MPI_INT, w, 1, MPI_INT, g, &rq[0]);
+    PMPI_Ineighbor_allgather_c(v, 1, MPI_INT, w, 1, MPI_INT, g, &rq[1]);
+    PMPI_Neighbor_allgather_init(v, 1, MPI_INT, w, 1, MPI_INT, g, MPI_INFO_NULL, &rq[2]);
+    PMPI_Neighbor_allgather_init_c(v, 1, MPI_INT, w, 1, MPI_INT, g, MPI_INFO_NULL, &rq[3]);
+    PMPI_Neighbor_allgatherv(v, 1, MPI_INT, w, one, zero, MPI_INT, g);
+    PMPI_Neighbor_allgatherv_c(v, 1, MPI_INT, w, cone, az, MPI_INT, g);
+    PMPI_Ineighbor_allgatherv(v, 1, MPI_INT, w, one, zero, MPI_INT, g, &rq[4]);
+    PMPI_Ineighbor_allgatherv_c(v, 1, MPI_INT, w, cone, az, MPI_INT, g, &rq[5]);
+    PMPI_Neighbor_allgatherv_init(v, 1, MPI_INT, w, one, zero, MPI_INT, g, MPI_INFO_NULL, &rq[6]);
+    PMPI_Neighbor_allgatherv_init_c(v, 1, MPI_INT, w, cone, az, MPI_INT, g, MPI_INFO_NULL, &rq[7]);
+    PMPI_Neighbor_alltoall(v, 1, MPI_INT, w, 1, MPI_INT, g);
+    PMPI_Neighbor_alltoall_c(v, 1, MPI_INT, w, 1, MPI_INT, g);
+    PMPI_Ineighbor_alltoall(v, 1, MPI_INT, w, 1, MPI_INT, g, &rq[8]);
+    PMPI_Ineighbor_alltoall_c(v, 1, MPI_INT, w, 1, MPI_INT, g, &rq[9]);
+    PMPI_Neighbor_alltoall_init(v, 1, MPI_INT, w, 1, MPI_INT, g, MPI_INFO_NULL, &rq[10]);
+    PMPI_Neighbor_alltoall_init_c(v, 1, MPI_INT, w, 1, MPI_INT, g, MPI_INFO_NULL, &rq[11]);
+    PMPI_Neighbor_alltoallv(v, one, zero, MPI_INT, w, one, zero, MPI_INT, g);
+    PMPI_Neighbor_alltoallv_c(v, cone, az, MPI_INT, w, cone, az, MPI_INT, g);
+    PMPI_Ineighbor_alltoallv(v, one, zero, MPI_INT, w, one, zero, MPI_INT, g, &rq[12]);
+    PMPI_Ineighbor_alltoallv_c(v, cone, az, MPI_INT, w, cone, az, MPI_INT, g, &rq[13]);
+    PMPI_Neighbor_alltoallv_init(v, one, zero, MPI_INT, w, one, zero, MPI_INT, g, MPI_INFO_NULL, &rq[14]);
+    PMPI_Neighbor_alltoallv_init_c(v, cone, az, MPI_INT, w, cone, az, MPI_INT, g, MPI_INFO_NULL, &rq[15]);
+    PMPI_Neighbor_alltoallw(v, one, az, t, w, one, az, t, g);
+    PMPI_Neighbor_alltoallw_c(v, cone, az, t, w, cone, az, t, g);
+    PMPI_Ineighbor_alltoallw(v, one, az, t, w, one, az, t, g, &rq[16]);
+    PMPI_Ineighbor_alltoallw_c(v, cone, az, t, w, cone, az, t, g, &rq[17]);
+    PMPI_Neighbor_alltoallw_init(v, one, az, t, w, one, az, t, g, MPI_INFO_NULL, &rq[18]);
+    PMPI_Neighbor_alltoallw_init_c(v, cone, az, t, w, cone, az, t, g, MPI_INFO_NULL, &rq[19]);
+}
+
 int main(int argc, char **argv)
 {
     int provided, flag, rank, size, len, version, subversion, cls, tsize;

@@ -633,9 +633,11 @@ static struct {
     dmpi_dtype_t *sdt, *rdt, *dt;
     size_t scount, rcount, ratio;     /* ratio: sdt elements per rdt element */
     dmpi_op_t *op;
-    int counts[MAXP], displs[MAXP];
+    MPI_Count counts[MAXP];
+    MPI_Aint displs[MAXP];
     /* alltoallv/w: [rank][peer] */
-    int scnt[MAXP][MAXP], sdsp[MAXP][MAXP], rcnt[MAXP][MAXP], rdsp[MAXP][MAXP];
+    MPI_Count scnt[MAXP][MAXP], rcnt[MAXP][MAXP];
+    MPI_Aint sdsp[MAXP][MAXP], rdsp[MAXP][MAXP];
     MPI_Datatype sty[MAXP][MAXP], rty[MAXP][MAXP];
     int shape;                        /* alltoall family: SHAPE_* */
     int window;
@@ -643,7 +645,7 @@ static struct {
         int (*bcast)(dmpi_sched_t *, dmpi_comm_t *, void *, size_t, dmpi_dtype_t *, int);
         int (*reduce)(dmpi_sched_t *, dmpi_comm_t *, const void *, void *, size_t, dmpi_dtype_t *, dmpi_op_t *, int);
         int (*allred)(dmpi_sched_t *, dmpi_comm_t *, const void *, void *, size_t, dmpi_dtype_t *, dmpi_op_t *);
-        int (*rs)(dmpi_sched_t *, dmpi_comm_t *, const void *, void *, const int *, dmpi_dtype_t *, dmpi_op_t *);
+        int (*rs)(dmpi_sched_t *, dmpi_comm_t *, const void *, void *, const MPI_Count *, dmpi_dtype_t *, dmpi_op_t *);
         int (*move)(dmpi_sched_t *, dmpi_comm_t *, const dmpi_move_t *);
     } fn;
     int a2av;                         /* A2AV_* */
@@ -712,11 +714,11 @@ static int vary(int j, size_t n) { return (int)(((size_t)j * 7 + n) % (n + 3)); 
 
 /* Blocks laid out backwards with a one-element gap before each; returns the
  * elements the whole layout spans. */
-static size_t layout_backwards(const int *cnt, int *disp, int p)
+static size_t layout_backwards(const MPI_Count *cnt, MPI_Aint *disp, int p)
 {
     size_t at = 1;
     for (int j = p - 1; j >= 0; j--) {
-        disp[j] = (int)at;
+        disp[j] = (MPI_Aint)at;
         at += (size_t)cnt[j] + 1;
     }
     return at;
@@ -919,7 +921,7 @@ static int build_rs(dmpi_sched_t *s, dmpi_comm_t *c)
 }
 
 static void test_reduce_scatter(const char *name,
-                                int (*fn)(dmpi_sched_t *, dmpi_comm_t *, const void *, void *, const int *,
+                                int (*fn)(dmpi_sched_t *, dmpi_comm_t *, const void *, void *, const MPI_Count *,
                                           dmpi_dtype_t *, dmpi_op_t *),
                                 bool any_op)
 {
@@ -1187,12 +1189,12 @@ static int a2a_elems(int i, int j, size_t n, bool sym)
 /* Rank r's blocks (size[j] units each) one unit apart, in an order of
  * their own: rank r + k first for odd r, rank r - 1 - k for even r. disp[j]
  * in units (in_units) or bytes; returns the units or bytes spanned. */
-static size_t layout_perm(int r, int p, const size_t *bytes, int *disp, size_t unit, bool in_units)
+static size_t layout_perm(int r, int p, const size_t *bytes, MPI_Aint *disp, size_t unit, bool in_units)
 {
     size_t at = unit;
     for (int k = 0; k < p; k++) {
         int j = r % 2 ? (r + k) % p : (r + p - 1 - k) % p;
-        disp[j] = (int)(in_units ? at / unit : at);
+        disp[j] = (MPI_Aint)(in_units ? at / unit : at);
         at += (bytes[j] + unit - 1) / unit * unit + unit;
     }
     return at;

@@ -9,7 +9,7 @@
 #include "core/op.h"
 
 int dmpi_reduce_scatter_pairwise(dmpi_sched_t *s, dmpi_comm_t *c, const void *sbuf, void *rbuf,
-                                 const int *counts, dmpi_dtype_t *dt, dmpi_op_t *op)
+                                 const MPI_Count *counts, dmpi_dtype_t *dt, dmpi_op_t *op)
 {
     int p = c->size, me = c->rank;
     bool inplace = sbuf == MPI_IN_PLACE;

@@ -7,7 +7,7 @@
 #include "core/op.h"
 
 int dmpi_reduce_scatter_reduce_scatterv(dmpi_sched_t *s, dmpi_comm_t *c, const void *sbuf, void *rbuf,
-                                        const int *counts, dmpi_dtype_t *dt, dmpi_op_t *op)
+                                        const MPI_Count *counts, dmpi_dtype_t *dt, dmpi_op_t *op)
 {
     int p = c->size, me = c->rank;
     const void *data = sbuf == MPI_IN_PLACE ? rbuf : sbuf;

@@ -17,7 +17,7 @@
 static size_t table_bytes(const nc_state_t *s) { return (size_t)s->n * sizeof(nc_entry_t); }
 
 /* Table and blocks packed at `at` (offsets from it). */
-static void pack_all(nc_state_t *s, char *at, const void *sbuf, const int *scounts, const int *sdispls,
+static void pack_all(nc_state_t *s, char *at, const void *sbuf, const MPI_Count *scounts, const MPI_Aint *sdispls,
                      dmpi_dtype_t *sdt)
 {
     nc_entry_t *tab = (nc_entry_t *)(void *)at;
@@ -35,7 +35,7 @@ static void pack_all(nc_state_t *s, char *at, const void *sbuf, const int *scoun
 /* By address: the table in this process, pointing at the blocks in sbuf,
  * or at a packed copy of them (noncontiguous type, or in place: rbuf is
  * overwritten while the others read). NULL if out of memory. */
-static nc_entry_t *address_table(nc_state_t *s, const void *sbuf, const int *scounts, const int *sdispls,
+static nc_entry_t *address_table(nc_state_t *s, const void *sbuf, const MPI_Count *scounts, const MPI_Aint *sdispls,
                                  dmpi_dtype_t *sdt, size_t data, bool copy)
 {
     char *mem = nc_xtmp(s, table_bytes(s) + (copy ? data : 0));
@@ -57,7 +57,7 @@ static nc_entry_t *address_table(nc_state_t *s, const void *sbuf, const int *sco
     return tab;
 }
 
-static int expose(nc_state_t *s, uint64_t t, const void *sbuf, const int *scounts, const int *sdispls,
+static int expose(nc_state_t *s, uint64_t t, const void *sbuf, const MPI_Count *scounts, const MPI_Aint *sdispls,
                   dmpi_dtype_t *sdt, bool in_place, int *mode)
 {
     size_t data = 0;
@@ -116,8 +116,8 @@ static int receive(nc_state_t *s, uint64_t t, int r, size_t len, void *dst, dmpi
                : MPI_SUCCESS;
 }
 
-int nc_alltoallv(nc_state_t *s, const void *sbuf, const int *scounts, const int *sdispls, dmpi_dtype_t *sdt,
-                 void *rbuf, const int *rcounts, const int *rdispls, dmpi_dtype_t *rdt)
+int nc_alltoallv(nc_state_t *s, const void *sbuf, const MPI_Count *scounts, const MPI_Aint *sdispls, dmpi_dtype_t *sdt,
+                 void *rbuf, const MPI_Count *rcounts, const MPI_Aint *rdispls, dmpi_dtype_t *rdt)
 {
     bool in_place = sbuf == MPI_IN_PLACE;
     if (in_place) {                  /* the send blocks are the receive blocks */

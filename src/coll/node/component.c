@@ -190,8 +190,8 @@ static int node_allreduce(dmpi_comm_t *c, const void *sbuf, void *rbuf, size_t c
     return nc_allreduce(s, sbuf, rbuf, count, dt, op, mode);
 }
 
-static int node_reduce_scatter(dmpi_comm_t *c, const void *sbuf, void *rbuf, const int *counts, dmpi_dtype_t *dt,
-                               dmpi_op_t *op, dmpi_request_t **req)
+static int node_reduce_scatter(dmpi_comm_t *c, const void *sbuf, void *rbuf, const MPI_Count *counts,
+                               dmpi_dtype_t *dt, dmpi_op_t *op, dmpi_request_t **req)
 {
     nc_state_t *s;
     int mode = NC_NONE;
@@ -301,7 +301,8 @@ static int node_scatter(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dt
 }
 
 static int node_gatherv(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dtype_t *sdt, void *rbuf,
-                        const int *rcounts, const int *displs, dmpi_dtype_t *rdt, int root, dmpi_request_t **req)
+                        const MPI_Count *rcounts, const MPI_Aint *displs, dmpi_dtype_t *rdt, int root,
+                        dmpi_request_t **req)
 {
     nc_state_t *s;
     int err = NC_BELOW;
@@ -310,8 +311,9 @@ static int node_gatherv(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dt
     return err != NC_BELOW ? err : BELOW->gatherv(c, sbuf, scount, sdt, rbuf, rcounts, displs, rdt, root, req);
 }
 
-static int node_scatterv(dmpi_comm_t *c, const void *sbuf, const int *scounts, const int *displs, dmpi_dtype_t *sdt,
-                         void *rbuf, size_t rcount, dmpi_dtype_t *rdt, int root, dmpi_request_t **req)
+static int node_scatterv(dmpi_comm_t *c, const void *sbuf, const MPI_Count *scounts, const MPI_Aint *displs,
+                         dmpi_dtype_t *sdt, void *rbuf, size_t rcount, dmpi_dtype_t *rdt, int root,
+                         dmpi_request_t **req)
 {
     nc_state_t *s;
     int err = NC_BELOW;
@@ -346,7 +348,7 @@ static int node_allgather(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_
 }
 
 static int node_allgatherv(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi_dtype_t *sdt, void *rbuf,
-                           const int *rcounts, const int *displs, dmpi_dtype_t *rdt, dmpi_request_t **req)
+                           const MPI_Count *rcounts, const MPI_Aint *displs, dmpi_dtype_t *rdt, dmpi_request_t **req)
 {
     nc_state_t *s;
     int mode = NC_NONE;
@@ -368,9 +370,9 @@ static int node_allgatherv(dmpi_comm_t *c, const void *sbuf, size_t scount, dmpi
 
 /* Only where every rank may read every other's memory: a rank cannot know
  * whether the others' exposures fit their slots. In place too. */
-static int node_alltoallv(dmpi_comm_t *c, const void *sbuf, const int *scounts, const int *sdispls,
-                          dmpi_dtype_t *sdt, void *rbuf, const int *rcounts, const int *rdispls, dmpi_dtype_t *rdt,
-                          dmpi_request_t **req)
+static int node_alltoallv(dmpi_comm_t *c, const void *sbuf, const MPI_Count *scounts, const MPI_Aint *sdispls,
+                          dmpi_dtype_t *sdt, void *rbuf, const MPI_Count *rcounts, const MPI_Aint *rdispls,
+                          dmpi_dtype_t *rdt, dmpi_request_t **req)
 {
     nc_state_t *s;
     if (req || !(s = ready(c, "MPI_Alltoallv", K_ALLTOALLV, req)) || !s->cma_all)

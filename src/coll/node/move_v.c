@@ -45,8 +45,8 @@ static void length_mismatch(nc_state_t *s, int root, size_t want, uint64_t got)
                s->me, want, root, (unsigned long long)got);
 }
 
-int nc_gatherv(nc_state_t *s, const void *sbuf, size_t scount, dmpi_dtype_t *sdt, void *rbuf, const int *rcounts,
-               const int *displs, dmpi_dtype_t *rdt, int root)
+int nc_gatherv(nc_state_t *s, const void *sbuf, size_t scount, dmpi_dtype_t *sdt, void *rbuf, const MPI_Count *rcounts,
+               const MPI_Aint *displs, dmpi_dtype_t *rdt, int root)
 {
     uint64_t t = nc_next(s);
     size_t limit = s->copy;
@@ -89,7 +89,7 @@ int nc_gatherv(nc_state_t *s, const void *sbuf, size_t scount, dmpi_dtype_t *sdt
 }
 
 /* The root's table and blocks at slot: entries are offsets from it. */
-static void scatterv_slot(nc_state_t *s, char *slot, const void *sbuf, const int *scounts, const int *displs,
+static void scatterv_slot(nc_state_t *s, char *slot, const void *sbuf, const MPI_Count *scounts, const MPI_Aint *displs,
                           dmpi_dtype_t *sdt, int root)
 {
     nc_entry_t *tab = (nc_entry_t *)slot;
@@ -105,7 +105,7 @@ static void scatterv_slot(nc_state_t *s, char *slot, const void *sbuf, const int
 
 /* The table in this process's memory, entries pointing at the blocks in
  * sbuf (contiguous) or in a packed copy. NULL if out of memory. */
-static nc_entry_t *scatterv_table(nc_state_t *s, const void *sbuf, const int *scounts, const int *displs,
+static nc_entry_t *scatterv_table(nc_state_t *s, const void *sbuf, const MPI_Count *scounts, const MPI_Aint *displs,
                                   dmpi_dtype_t *sdt, size_t total, int root)
 {
     size_t head = (size_t)s->n * sizeof(nc_entry_t);
@@ -129,7 +129,7 @@ static nc_entry_t *scatterv_table(nc_state_t *s, const void *sbuf, const int *sc
     return tab;
 }
 
-static int scatterv_root(nc_state_t *s, uint64_t t, const void *sbuf, const int *scounts, const int *displs,
+static int scatterv_root(nc_state_t *s, uint64_t t, const void *sbuf, const MPI_Count *scounts, const MPI_Aint *displs,
                          dmpi_dtype_t *sdt, void *rbuf, size_t rcount, dmpi_dtype_t *rdt, int root)
 {
     size_t total = 0;
@@ -160,7 +160,7 @@ static int scatterv_root(nc_state_t *s, uint64_t t, const void *sbuf, const int 
     return mode == NC_NONE ? NC_BELOW : err;
 }
 
-int nc_scatterv(nc_state_t *s, const void *sbuf, const int *scounts, const int *displs, dmpi_dtype_t *sdt,
+int nc_scatterv(nc_state_t *s, const void *sbuf, const MPI_Count *scounts, const MPI_Aint *displs, dmpi_dtype_t *sdt,
                 void *rbuf, size_t rcount, dmpi_dtype_t *rdt, int root)
 {
     uint64_t t = nc_next(s);

@@ -240,13 +240,13 @@ int nc_allgatherv(nc_state_t *s, const void *sbuf, size_t scount, dmpi_dtype_t *
                   const size_t *rcounts, const size_t *displs, dmpi_dtype_t *rdt, int mode);
 /* gatherv, scatterv: NC_BELOW when every rank is to run the table below. */
 #define NC_BELOW (-1)
-int nc_gatherv(nc_state_t *s, const void *sbuf, size_t scount, dmpi_dtype_t *sdt, void *rbuf, const int *rcounts,
-               const int *displs, dmpi_dtype_t *rdt, int root);
-int nc_scatterv(nc_state_t *s, const void *sbuf, const int *scounts, const int *displs, dmpi_dtype_t *sdt,
+int nc_gatherv(nc_state_t *s, const void *sbuf, size_t scount, dmpi_dtype_t *sdt, void *rbuf, const MPI_Count *rcounts,
+               const MPI_Aint *displs, dmpi_dtype_t *rdt, int root);
+int nc_scatterv(nc_state_t *s, const void *sbuf, const MPI_Count *scounts, const MPI_Aint *displs, dmpi_dtype_t *sdt,
                 void *rbuf, size_t rcount, dmpi_dtype_t *rdt, int root);
 /* alltoallv.c: NC_BELOW when the call goes to the table below. */
-int nc_alltoallv(nc_state_t *s, const void *sbuf, const int *scounts, const int *sdispls, dmpi_dtype_t *sdt,
-                 void *rbuf, const int *rcounts, const int *rdispls, dmpi_dtype_t *rdt);
+int nc_alltoallv(nc_state_t *s, const void *sbuf, const MPI_Count *scounts, const MPI_Aint *sdispls, dmpi_dtype_t *sdt,
+                 void *rbuf, const MPI_Count *rcounts, const MPI_Aint *rdispls, dmpi_dtype_t *rdt);
 /* Between two typed buffers of this process, through the packed stream. */
 int nc_copy_local(nc_state_t *s, const void *src, size_t scount, dmpi_dtype_t *sdt, void *dst, size_t dcount,
                   dmpi_dtype_t *ddt);
