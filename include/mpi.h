@@ -837,6 +837,7 @@ int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status) D
 int MPI_Test_cancelled(const MPI_Status *status, int *flag) DMPI_API;
 int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count) DMPI_API;
 int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count) DMPI_API;
+int MPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype datatype, MPI_Count count) DMPI_API;
 int MPI_Status_set_cancelled(MPI_Status *status, int flag) DMPI_API;
 
 /* Generalized requests */
@@ -1902,6 +1903,7 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status) 
 int PMPI_Test_cancelled(const MPI_Status *status, int *flag) DMPI_API;
 int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count) DMPI_API;
 int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count) DMPI_API;
+int PMPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype datatype, MPI_Count count) DMPI_API;
 int PMPI_Status_set_cancelled(MPI_Status *status, int flag) DMPI_API;
 
 /* Generalized requests */

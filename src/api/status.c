@@ -8,6 +8,7 @@
 
 DMPI_ALIAS(Status_set_elements)
 DMPI_ALIAS(Status_set_elements_x)
+DMPI_ALIAS(Status_set_elements_c)
 DMPI_ALIAS(Status_set_cancelled)
 
 static int check_status(const char *fn, const MPI_Status *status)
@@ -46,6 +47,12 @@ int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Co
 {
     DMPI_API_ENTER;
     return set_elements("MPI_Status_set_elements_x", status, datatype, count);
+}
+
+int PMPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype datatype, MPI_Count count)
+{
+    DMPI_API_ENTER;
+    return set_elements("MPI_Status_set_elements_c", status, datatype, count);
 }
 
 int PMPI_Status_set_cancelled(MPI_Status *status, int flag)

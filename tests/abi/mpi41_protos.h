@@ -33,3 +33,5 @@ int PMPI_Request_get_status_some(int incount, const MPI_Request array_of_request
 int PMPI_Get_hw_resource_info(MPI_Info *hw_info) MPICH_API_PUBLIC;
 int PMPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type,
                               MPI_Datatype *pair_type) MPICH_API_PUBLIC;
+int MPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype datatype, MPI_Count count) MPICH_API_PUBLIC;
+int PMPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype datatype, MPI_Count count) MPICH_API_PUBLIC;

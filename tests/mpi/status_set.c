@@ -49,6 +49,9 @@ static void sweep(MPI_Datatype t, int per, int kmax, const char *name)
         mtest_status_garbage(&st);
         MTEST_RC(MPI_Status_set_elements_x(&st, t, (MPI_Count)k));
         expect_counts(&st, t, k, k % per ? MPI_UNDEFINED : k / per, what);
+        mtest_status_garbage(&st);
+        MTEST_RC(MPI_Status_set_elements_c(&st, t, (MPI_Count)k));
+        expect_counts(&st, t, k, k % per ? MPI_UNDEFINED : k / per, what);
     }
 }
 
@@ -72,6 +75,9 @@ static void test_predefined(void)
     MPI_Count big = (MPI_Count)3 << 30;
     MTEST_RC(MPI_Status_set_elements_x(&st, MPI_INT, big));
     expect_counts(&st, MPI_INT, big, MPI_UNDEFINED, "3 Gi MPI_INT");
+    mtest_status_garbage(&st);
+    MTEST_RC(MPI_Status_set_elements_c(&st, MPI_INT, big));
+    expect_counts(&st, MPI_INT, big, MPI_UNDEFINED, "3 Gi MPI_INT (_c)");
     MPI_Count x = 0;
     MTEST_RC(MPI_Get_elements_x(&st, MPI_SHORT, &x));
     MTEST_CHECK(x == 2 * big, "3 Gi MPI_INT as MPI_SHORT: %lld elements", (long long)x);
