@@ -43,8 +43,7 @@ static int allgather(const dmpi_coll_call_t *k, const void *sendbuf, MPI_Count s
                                 DMPI_SIDE((size_t)recvcount, rdt), &copy)))
         return dmpi_api_error(c, fn, err);
     const dmpi_coll_table_t *t = dmpi_coll_table_for(c, k, &r, &rp);
-    err = t->allgather(c, sendbuf, sdt ? (size_t)sendcount : 0, sdt, recvbuf, (size_t)recvcount, rdt,
-                              rp);
+    err = t->allgather(c, sendbuf, sdt ? (size_t)sendcount : 0, sdt, recvbuf, (size_t)recvcount, rdt, rp);
     return dmpi_coll_end(c, k, err, copy, r);
 }
 
@@ -67,11 +66,9 @@ static int allgatherv_checked(const dmpi_coll_call_t *k, dmpi_comm_t *c, const v
                                 DMPI_VSIDE(c->peer_size, recvcounts, displs, rdt), &copy)))
         return dmpi_api_error(c, fn, err);
     const dmpi_coll_table_t *t = dmpi_coll_table_for(c, k, &r, &rp);
-    err = t->allgatherv(c, sendbuf, sdt ? (size_t)sendcount : 0, sdt, recvbuf, recvcounts, displs, rdt,
-                               rp);
+    err = t->allgatherv(c, sendbuf, sdt ? (size_t)sendcount : 0, sdt, recvbuf, recvcounts, displs, rdt, rp);
     return dmpi_coll_end(c, k, err, copy, r);
 }
-
 
 static int allgatherv(const dmpi_coll_call_t *k, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                       void *recvbuf, dmpi_varrays_in_t in, MPI_Datatype recvtype, MPI_Comm comm)

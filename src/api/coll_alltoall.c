@@ -44,8 +44,7 @@ static int alltoall(const dmpi_coll_call_t *k, const void *sendbuf, MPI_Count se
                                 DMPI_SIDE((size_t)recvcount, rdt), &copy)))
         return dmpi_api_error(c, fn, err);
     const dmpi_coll_table_t *t = dmpi_coll_table_for(c, k, &r, &rp);
-    err = t->alltoall(c, sendbuf, sdt ? (size_t)sendcount : 0, sdt, recvbuf, (size_t)recvcount, rdt,
-                             rp);
+    err = t->alltoall(c, sendbuf, sdt ? (size_t)sendcount : 0, sdt, recvbuf, (size_t)recvcount, rdt, rp);
     return dmpi_coll_end(c, k, err, copy, r);
 }
 
@@ -70,8 +69,7 @@ static int alltoallv_checked(const dmpi_coll_call_t *k, dmpi_comm_t *c, const vo
                                 DMPI_VSIDE(c->peer_size, recvcounts, rdispls, rdt), &copy)))
         return dmpi_api_error(c, fn, err);
     const dmpi_coll_table_t *t = dmpi_coll_table_for(c, k, &r, &rp);
-    err = t->alltoallv(c, sendbuf, sendcounts, sdispls, sdt, recvbuf, recvcounts, rdispls, rdt,
-                              rp);
+    err = t->alltoallv(c, sendbuf, sendcounts, sdispls, sdt, recvbuf, recvcounts, rdispls, rdt, rp);
     return dmpi_coll_end(c, k, err, copy, r);
 }
 
@@ -94,11 +92,9 @@ static int alltoallw_checked(const dmpi_coll_call_t *k, dmpi_comm_t *c, const vo
                                 DMPI_WSIDE(c->peer_size, recvcounts, rdispls, recvtypes), &copy)))
         return dmpi_api_error(c, fn, err);
     const dmpi_coll_table_t *t = dmpi_coll_table_for(c, k, &r, &rp);
-    err = t->alltoallw(c, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
-                              rp);
+    err = t->alltoallw(c, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, rp);
     return dmpi_coll_end(c, k, err, copy, r);
 }
-
 
 /* The arrays of both forms, widened where significant: the send side's
  * are not with MPI_IN_PLACE. */

@@ -14,7 +14,7 @@ static int barrier(const dmpi_coll_call_t *k, MPI_Comm comm)
     if ((err = dmpi_check_coll(k->fn, comm, &c)) || (err = dmpi_check_call(k)))
         return dmpi_api_error(c, k->fn, err);
     const dmpi_coll_table_t *t = dmpi_coll_table_for(c, k, &r, &rp);
-    err = t->barrier(c, rp);     /* sets r: before r is read */
+    err = t->barrier(c, rp);
     return dmpi_coll_end(c, k, err, NULL, r);
 }
 

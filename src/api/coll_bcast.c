@@ -32,7 +32,7 @@ static int bcast(const dmpi_coll_call_t *k, void *buffer, MPI_Count count, MPI_D
         (err = dmpi_check_call(k)))
         return dmpi_api_error(c, fn, err);
     const dmpi_coll_table_t *t = dmpi_coll_table_for(c, k, &r, &rp);
-    err = t->bcast(c, buffer, (size_t)count, dt, root, rp);     /* sets r: before r is read */
+    err = t->bcast(c, buffer, (size_t)count, dt, root, rp);
     return dmpi_coll_end(c, k, err, NULL, r);
 }
 

@@ -53,8 +53,7 @@ static int gather(const dmpi_coll_call_t *k, const void *sendbuf, MPI_Count send
                                                      DMPI_SIDE((size_t)recvcount, rdt), &copy))))
         return dmpi_api_error(c, fn, err);
     const dmpi_coll_table_t *t = dmpi_coll_table_for(c, k, &r, &rp);
-    err = t->gather(c, sendbuf, sdt ? (size_t)sendcount : 0, sdt, recvbuf, rdt ? (size_t)recvcount : 0, rdt, root,
-                    rp);
+    err = t->gather(c, sendbuf, sdt ? (size_t)sendcount : 0, sdt, recvbuf, rdt ? (size_t)recvcount : 0, rdt, root, rp);
     return dmpi_coll_end(c, k, err, copy, r);
 }
 

@@ -83,11 +83,9 @@ static int scatterv_checked(const dmpi_coll_call_t *k, dmpi_comm_t *c, const voi
                                  DMPI_SIDE((size_t)recvcount, rdt), &copy))))
         return dmpi_api_error(c, fn, err);
     const dmpi_coll_table_t *t = dmpi_coll_table_for(c, k, &r, &rp);
-    err = t->scatterv(c, sendbuf, sendcounts, displs, sdt, recvbuf, rdt ? (size_t)recvcount : 0, rdt, root,
-                             rp);
+    err = t->scatterv(c, sendbuf, sendcounts, displs, sdt, recvbuf, rdt ? (size_t)recvcount : 0, rdt, root, rp);
     return dmpi_coll_end(c, k, err, copy, r);
 }
-
 
 static int scatterv(const dmpi_coll_call_t *k, const void *sendbuf, dmpi_varrays_in_t in, MPI_Datatype sendtype,
                     void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)

@@ -186,18 +186,24 @@ static int add_message(dmpi_sched_t *s, int kind, const void *src, void *dst, si
 }
 
 /* Point-to-point messages carry int counts. One of more than INT_MAX bytes
- * (sender and receiver see the same byte count, whatever their types)
- * travels as pieces of PIECE bytes of its packed data, each a message of
- * MPI_BYTE: straight from and into the buffer when the type is contiguous,
- * else through scratch memory packed when the round starts (STEP_PACK) or
- * unpacked after it (a copy step). */
+ * (DMPI_COLL_MESSAGE_MAX, lower only to test this; sender and receiver see
+ * the same byte count, whatever their types) travels as pieces of at most
+ * PIECE bytes of its packed data, each a message of MPI_BYTE: straight from
+ * and into the buffer when the type is contiguous, else through scratch
+ * memory packed when the round starts (STEP_PACK) or unpacked after it (a
+ * copy step). */
 #define PIECE ((size_t)1 << 30)
+
+size_t dmpi_sched_message_max = INT_MAX;
+
+static size_t message_max(void) { return dmpi_sched_message_max; }
 
 static int add_pieces(dmpi_sched_t *s, int kind, char *at, size_t bytes, int peer)
 {
     dmpi_dtype_t *byte = dmpi_dtype_get(MPI_BYTE);
-    for (size_t off = 0; off < bytes; off += PIECE) {
-        size_t n = bytes - off < PIECE ? bytes - off : PIECE;
+    size_t piece = message_max() < PIECE ? message_max() : PIECE;
+    for (size_t off = 0; off < bytes; off += piece) {
+        size_t n = bytes - off < piece ? bytes - off : piece;
         DMPI_TRY(add_message(s, kind, at + off, at + off, n, byte, peer));
     }
     return MPI_SUCCESS;
@@ -228,7 +234,7 @@ static int huge_message(dmpi_sched_t *s, int kind, const void *buf, size_t count
 
 int dmpi_sched_send(dmpi_sched_t *s, const void *buf, size_t count, dmpi_dtype_t *dt, int peer)
 {
-    if (DMPI_UNLIKELY(count > INT_MAX || count * dt->size > INT_MAX))
+    if (DMPI_UNLIKELY(count > INT_MAX || count * dt->size > message_max()))
         return dt->size ? huge_message(s, STEP_SEND, buf, count, dt, peer)
                         : add_message(s, STEP_SEND, buf, NULL, 0, dt, peer);
     return add_message(s, STEP_SEND, buf, NULL, count, dt, peer);
@@ -236,7 +242,7 @@ int dmpi_sched_send(dmpi_sched_t *s, const void *buf, size_t count, dmpi_dtype_t
 
 int dmpi_sched_recv(dmpi_sched_t *s, void *buf, size_t count, dmpi_dtype_t *dt, int peer)
 {
-    if (DMPI_UNLIKELY(count > INT_MAX || count * dt->size > INT_MAX))
+    if (DMPI_UNLIKELY(count > INT_MAX || count * dt->size > message_max()))
         return dt->size ? huge_message(s, STEP_RECV, buf, count, dt, peer)
                         : add_message(s, STEP_RECV, NULL, buf, 0, dt, peer);
     return add_message(s, STEP_RECV, NULL, buf, count, dt, peer);

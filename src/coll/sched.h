@@ -81,6 +81,10 @@ dmpi_sched_t *dmpi_sched_captured(void);
 int dmpi_sched_keep(dmpi_sched_t *s);     /* ends its last round too */
 void dmpi_sched_restart(dmpi_sched_t *s, dmpi_request_t *r);
 
+/* Bytes one message of a schedule carries at most (DMPI_COLL_MESSAGE_MAX,
+ * set at start-up; INT_MAX by default); larger ones travel in pieces. */
+extern size_t dmpi_sched_message_max;
+
 /* Progress engine hook: advances every started schedule. Nonzero if
  * anything happened. */
 int dmpi_sched_progress(void);

@@ -403,6 +403,7 @@ int dmpi_coll_exscan(dmpi_comm_t *c, const void *sbuf, void *rbuf, size_t count,
 
 int dmpi_coll_check_params(void)
 {
+    dmpi_sched_message_max = (size_t)dmpi_params.coll_message_max;
     for (int i = 0; dmpi_coll_decisions[i]; i++) {
         const dmpi_coll_decision_t *a = dmpi_coll_decisions[i];
         if (!strcmp(a->value, "auto") || dmpi_coll_forced(a->value, a->names) >= 0)

@@ -20,7 +20,8 @@ int dmpi_coll_allreduce_build(dmpi_sched_t *s, dmpi_comm_t *c, const void *sbuf,
                               dmpi_dtype_t *dt, struct dmpi_op *op);
 
 /* At MPI_Init: every DMPI_COLL_<NAME> names a known algorithm of its
- * decision table (0), or an error was printed (-1). */
+ * decision table (0), or an error was printed (-1); takes in the other
+ * collective parameters (DMPI_COLL_MESSAGE_MAX). */
 int dmpi_coll_check_params(void);
 
 #endif

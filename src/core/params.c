@@ -126,6 +126,9 @@ static const param_t table[] = {
     {"ALLTOALLV_WINDOW", P_INT, "8", "1", "1000000", P(alltoallv_window),
      "exchanges in flight at once in the throttled linear alltoallv",
      DMPI_PARAM_ALL_EQ},
+    {"COLL_MESSAGE_MAX", P_INT, "2147483647", "1", "2147483647", P(coll_message_max),
+     "bytes a collective schedule sends as one message; a larger one travels in pieces of at most this (and 1 GiB), "
+     "as messages beyond INT_MAX bytes always do (small values: a test aid)"},
     {"RMA_DIRECT", P_INT, "1", "0", "1", P(rma_direct),
      "1: one-sided communication in a window whose ranks share a node goes through shared memory (locks, accumulates, Put/Get on Win_allocate memory) and single copy (Win_create memory); 0: by messages to the target, as across nodes",
      DMPI_PARAM_ALL_EQ},

@@ -43,6 +43,7 @@ typedef struct dmpi_params {
     size_t coll_node_budget;  /* COLL_NODE_BUDGET: shared memory for all collective areas of the node */
     int coll_node_groups;     /* COLL_NODE_GROUPS: 0 from the topology, k forces k groups */
     int alltoallv_window;     /* ALLTOALLV_WINDOW: exchanges in flight in the throttled linear alltoallv */
+    int coll_message_max;     /* COLL_MESSAGE_MAX: bytes per message of a collective schedule (larger: pieces) */
     int rma_direct;           /* RMA_DIRECT: windows on one node synchronise and move data directly (1) or by messages (0) */
     int verbose;              /* VERBOSE: 0 quiet, 1 decisions, 2 details */
 } dmpi_params_t;

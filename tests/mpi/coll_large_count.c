@@ -5,7 +5,9 @@
  * MPI_Aint displacements, on MPI_COMM_WORLD and (two or more processes) on
  * an intercommunicator of the two halves, at ordinary sizes; every element
  * checked against values computed here, receive buffers poisoned first.
- * The persistent requests are started several times with new data.
+ * The persistent requests are started several times with new data. Bad
+ * arguments (negative counts, NULL arrays, an invalid info) give the right
+ * error classes.
  *
  * argv[1] = "large": instead, counts beyond INT_MAX: MPI_Bcast_c,
  * MPI_Ibcast_c and MPI_Bcast_init_c (started twice) of 2^31 + 19 bytes
@@ -579,10 +581,44 @@ static void large(void)
     free(buf);
 }
 
+/* Bad arguments of the _c forms: found locally, so every rank gets the
+ * error and nobody waits. */
+static void errors(void)
+{
+    int x[4] = {0, 0, 0, 0};
+    MPI_Count neg[MAXB], cnt[MAXB];
+    MPI_Aint dsp[MAXB];
+    MPI_Request r = MPI_REQUEST_NULL;
+    for (int j = 0; j < mtest_size; j++) {
+        neg[j] = j == mtest_size - 1 ? -1 : 0;
+        cnt[j] = 0;
+        dsp[j] = 0;
+    }
+    mtest_check_class(MPI_Bcast_c(x, -1, MPI_INT, 0, MPI_COMM_WORLD), MPI_ERR_COUNT, "MPI_Bcast_c, count -1");
+    mtest_check_class(MPI_Ibcast_c(x, (MPI_Count)-5, MPI_INT, 0, MPI_COMM_WORLD, &r), MPI_ERR_COUNT,
+                      "MPI_Ibcast_c, count -5");
+    mtest_check_class(MPI_Allreduce_c(x, x + 2, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL), MPI_ERR_COMM,
+                      "MPI_Allreduce_c on MPI_COMM_NULL");
+    mtest_check_class(MPI_Gatherv_c(x, 0, MPI_INT, x, neg, dsp, MPI_INT, mtest_rank, MPI_COMM_WORLD),
+                      MPI_ERR_COUNT,
+                      "MPI_Gatherv_c, a negative recvcount at the root");
+    mtest_check_class(MPI_Alltoallv_init_c(x, cnt, dsp, MPI_INT, x + 2, cnt, dsp, MPI_INT, MPI_COMM_WORLD,
+                                           MPI_INFO_NULL, NULL),
+                      MPI_ERR_ARG, "MPI_Alltoallv_init_c, NULL request pointer");
+    mtest_check_class(MPI_Alltoallw_c(x, cnt, NULL, NULL, x + 2, cnt, dsp, NULL, MPI_COMM_WORLD), MPI_ERR_ARG,
+                      "MPI_Alltoallw_c, NULL sdispls");
+    mtest_check_class(MPI_Reduce_scatter_c(x, x + 2, NULL, MPI_INT, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_ARG,
+                      "MPI_Reduce_scatter_c, NULL recvcounts");
+    mtest_check_class(MPI_Scan_init_c(x, x + 2, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, (MPI_Info)0x1234, &r),
+                      MPI_ERR_INFO, "MPI_Scan_init_c, an invalid info");
+    MTEST_CHECK(r == MPI_REQUEST_NULL, "a failed call set the request");
+}
+
 int main(int argc, char **argv)
 {
     mtest_init(&argc, &argv);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
     if (argc > 1 && !strcmp(argv[1], "large")) {
         large();
         return mtest_finalize();
@@ -592,6 +628,7 @@ int main(int argc, char **argv)
             printf("at most %d processes\n", MAXB);
         return mtest_finalize();
     }
+    errors();
     run_all(colls, NCOLL, MPI_COMM_WORLD, false, 0, 3);
     if (mtest_size >= 2) {
         int half = mtest_size / 2, group = mtest_rank < half ? 0 : 1;
