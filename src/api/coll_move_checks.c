@@ -41,6 +41,8 @@ static int check_type(const char *fn, const char *side, const char *noun, int j,
 
 /* NULL is MPI_BOTTOM: fine for types with absolute addresses, not for
  * predefined types that hold data. */
+/* A block of a v or w form may also lie at MPI_BOTTOM + a nonzero displacement
+ * (absolute addresses): the callers test that. */
 static bool buf_ok(const void *buf, MPI_Count count, const dmpi_dtype_t *dt)
 {
     return buf || count == 0 || dt->size == 0 || !dt->predefined;
@@ -86,7 +88,7 @@ int dmpi_check_vblocks(const char *fn, const char *side, const void *buf, int n,
     if (err == MPI_SUCCESS)
         err = check_type(fn, side, "type", -1, type, dt);
     for (int j = 0; j < n && err == MPI_SUCCESS; j++)
-        if (!buf_ok(buf, counts[j], *dt))
+        if (!buf_ok(buf, counts[j], *dt) && !displs[j])
             err = dmpi_err(MPI_ERR_BUFFER, "%s: %sbuf is NULL but %s[%d] is %lld of %s", fn, side, cname, j,
                            (long long)counts[j], dmpi_dtype_desc(*dt));
     return err;
@@ -104,7 +106,8 @@ int dmpi_check_wblocks(const char *fn, const char *side, const void *buf, int n,
         err = dmpi_err(MPI_ERR_ARG, "%s: %s is NULL", fn, tname);
     for (int j = 0; j < n && err == MPI_SUCCESS; j++) {
         dmpi_dtype_t *dt;
-        if ((err = check_type(fn, side, "types", j, types[j], &dt)) == MPI_SUCCESS && !buf_ok(buf, counts[j], dt))
+        if ((err = check_type(fn, side, "types", j, types[j], &dt)) == MPI_SUCCESS && !buf_ok(buf, counts[j], dt) &&
+            !displs[j])
             err = dmpi_err(MPI_ERR_BUFFER, "%s: %sbuf is NULL but %s[%d] is %lld of %s", fn, side, cname, j,
                            (long long)counts[j], dmpi_dtype_desc(dt));
     }

@@ -49,6 +49,8 @@ static int check_buf(const char *fn, const char *side, const void *buf)
 
 /* NULL is MPI_BOTTOM: fine for types with absolute addresses, not for
  * predefined types that hold data. */
+/* A block of a v or w form may also lie at MPI_BOTTOM + a nonzero displacement
+ * (absolute addresses): the callers test that. */
 static bool buf_ok(const void *buf, MPI_Count count, const dmpi_dtype_t *dt)
 {
     return buf || count == 0 || dt->size == 0 || !dt->predefined;
@@ -95,7 +97,7 @@ int dmpi_nbr_check_vblocks(const char *fn, const char *side, const void *buf, in
         (err = check_type(fn, side, "type", -1, type, dt)))
         return err;
     for (int j = 0; j < n; j++)
-        if (!buf_ok(buf, dmpi_nbr_at(counts, j), *dt))
+        if (!buf_ok(buf, dmpi_nbr_at(counts, j), *dt) && !dmpi_nbr_at(displs, j))
             return dmpi_err(MPI_ERR_BUFFER, "%s: %sbuf is NULL but %s[%d] is %ld of %s", fn, side, cname, j,
                             (long)dmpi_nbr_at(counts, j), dmpi_dtype_desc(*dt));
     return MPI_SUCCESS;
@@ -117,7 +119,7 @@ int dmpi_nbr_check_wblocks(const char *fn, const char *side, const void *buf, in
         dmpi_dtype_t *dt;
         if ((err = check_type(fn, side, "types", j, types[j], &dt)))
             return err;
-        if (!buf_ok(buf, dmpi_nbr_at(counts, j), dt))
+        if (!buf_ok(buf, dmpi_nbr_at(counts, j), dt) && !dmpi_nbr_at(displs, j))
             return dmpi_err(MPI_ERR_BUFFER, "%s: %sbuf is NULL but %s[%d] is %ld of %s", fn, side, cname, j,
                             (long)dmpi_nbr_at(counts, j), dmpi_dtype_desc(dt));
     }

@@ -131,7 +131,7 @@ static int set_layout(part_t *p, int np, size_t pb, size_t cb)
     p->np = np;
     p->pb = pb;
     p->cb = cb;
-    p->nc = pb == 0 ? 0 : (pb + cb - 1) / cb;
+    p->nc = pb == 0 ? 1 : (pb + cb - 1) / cb;     /* empty partitions still travel: one empty message each */
     p->npieces = (size_t)np * p->nc;
     p->sub = calloc(p->npieces ? p->npieces : 1, sizeof *p->sub);
     p->settled = calloc(p->npieces ? p->npieces : 1, 1);
@@ -411,6 +411,8 @@ bool dmpi_parrived(dmpi_request_t *r, int j)
     size_t total = (size_t)p->np * p->pb;
     if (hi > total)
         hi = total;
+    if (total == 0)              /* the sender's empty partitions: the one that falls on j says */
+        return try_settle(p, (size_t)j * p->npieces / (size_t)p->partitions);
     if (lo >= hi)
         return true;
     for (size_t k = piece_at(p, lo), last = piece_at(p, hi - 1); k <= last; k++)

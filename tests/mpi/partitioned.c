@@ -523,6 +523,42 @@ static void test_free_unstarted(void)
     MPI_Request_free(&qb);
 }
 
+/* Empty partitions (count 0) still arrive only once the sender marks them
+ * ready: Parrived is false after Start, true after Pready, at every round. */
+static void test_empty(void)
+{
+    for (int np = 1; np <= 3; np++) {
+        int sbuf = 7, rbuf = -1;
+        MPI_Request s, r;
+        MTEST_RC(MPI_Psend_init(&sbuf, np, 0, MPI_INT, right, 5, MPI_COMM_WORLD, MPI_INFO_NULL, &s));
+        MTEST_RC(MPI_Precv_init(&rbuf, np, 0, MPI_INT, left, 5, MPI_COMM_WORLD, MPI_INFO_NULL, &r));
+        for (int round = 0; round < 3; round++) {
+            MPI_Barrier(MPI_COMM_WORLD);
+            MTEST_RC(MPI_Start(&r));
+            for (int i = 0; i < np; i++) {
+                int flag = -1;
+                MTEST_RC(MPI_Parrived(r, i, &flag));
+                MTEST_CHECK(flag == 0, "empty partition %d of %d arrived before the sender started (round %d)", i,
+                            np, round);
+            }
+            MPI_Barrier(MPI_COMM_WORLD);
+            MTEST_RC(MPI_Start(&s));
+            for (int i = 0; i < np; i++)
+                MTEST_RC(MPI_Pready(i, s));
+            for (int i = 0; i < np; i++) {
+                int flag = 0;
+                while (!flag)
+                    MTEST_RC(MPI_Parrived(r, i, &flag));
+            }
+            MTEST_RC(MPI_Wait(&r, MPI_STATUS_IGNORE));
+            MTEST_RC(MPI_Wait(&s, MPI_STATUS_IGNORE));
+            MTEST_CHECK(rbuf == -1, "an empty partitioned receive wrote %d into its buffer", rbuf);
+        }
+        MTEST_RC(MPI_Request_free(&s));
+        MTEST_RC(MPI_Request_free(&r));
+    }
+}
+
 int main(int argc, char **argv)
 {
     int provided;
@@ -536,6 +572,7 @@ int main(int argc, char **argv)
     unequal_case(1, 12, 12, 1, MPI_INT, sizeof(int), 22);
     test_noncontig();
     test_range_list();
+    test_empty();
     test_arrival();
     test_large();
     test_order();
