@@ -1673,6 +1673,12 @@ int MPI_Comm_flush_buffer(MPI_Comm comm) DMPI_API;
 int MPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request) DMPI_API;
 int MPI_Buffer_flush(void) DMPI_API;
 int MPI_Buffer_iflush(MPI_Request *request) DMPI_API;
+int MPI_Session_attach_buffer(MPI_Session session, void *buffer, int size) DMPI_API;
+int MPI_Session_attach_buffer_c(MPI_Session session, void *buffer, MPI_Count size) DMPI_API;
+int MPI_Session_detach_buffer(MPI_Session session, void *buffer_addr, int *size) DMPI_API;
+int MPI_Session_detach_buffer_c(MPI_Session session, void *buffer_addr, MPI_Count *size) DMPI_API;
+int MPI_Session_flush_buffer(MPI_Session session) DMPI_API;
+int MPI_Session_iflush_buffer(MPI_Session session, MPI_Request *request) DMPI_API;
 
 /* [MISC] Handle conversion, Fortran types, status and request queries, error removal, hardware info */
 /* Handle conversion between C and Fortran (MPI-4.0 19.3.4): in this ABI a
@@ -2744,6 +2750,12 @@ int PMPI_Comm_flush_buffer(MPI_Comm comm) DMPI_API;
 int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request) DMPI_API;
 int PMPI_Buffer_flush(void) DMPI_API;
 int PMPI_Buffer_iflush(MPI_Request *request) DMPI_API;
+int PMPI_Session_attach_buffer(MPI_Session session, void *buffer, int size) DMPI_API;
+int PMPI_Session_attach_buffer_c(MPI_Session session, void *buffer, MPI_Count size) DMPI_API;
+int PMPI_Session_detach_buffer(MPI_Session session, void *buffer_addr, int *size) DMPI_API;
+int PMPI_Session_detach_buffer_c(MPI_Session session, void *buffer_addr, MPI_Count *size) DMPI_API;
+int PMPI_Session_flush_buffer(MPI_Session session) DMPI_API;
+int PMPI_Session_iflush_buffer(MPI_Session session, MPI_Request *request) DMPI_API;
 
 /* [MISC] Handle conversion, Fortran types, status and request queries, error removal, hardware info */
 /* Handle conversion between C and Fortran (MPI-4.0 19.3.4): in this ABI a

@@ -23,6 +23,11 @@ int dmpi_check_source(const char *fn, int src, const dmpi_comm_t *c);
 int dmpi_check_send_tag(const char *fn, int tag);
 int dmpi_check_recv_tag(const char *fn, int tag);
 int dmpi_check_ptr(const char *fn, const void *p, const char *what);
+/* A live session (MPI_ERR_SESSION otherwise). Its errors go to its handler;
+ * without a session (a bad handle), to MPI_COMM_WORLD's, as errors of no object do. */
+struct dmpi_session;
+int dmpi_check_session(const char *fn, MPI_Session h, struct dmpi_session **s);
+int dmpi_api_session_error(struct dmpi_session *s, const char *fn, int code);
 
 /* A NULL status pointer is the user's error, not ours to write through:
  * MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE are (MPI_Status *)1. A valid

@@ -1,6 +1,8 @@
 /* Argument checks. Kept out of line so the entry points stay short; a valid
  * call pays a few compares. */
 #include "api/api.h"
+#include "core/errhandler.h"
+#include "core/session.h"
 
 int dmpi_check_init(const char *fn)
 {
@@ -92,6 +94,21 @@ int dmpi_check_ptr(const char *fn, const void *p, const char *what)
     if (p)
         return MPI_SUCCESS;
     return dmpi_err(MPI_ERR_ARG, "%s: %s is NULL", fn, what);
+}
+
+int dmpi_check_session(const char *fn, MPI_Session h, struct dmpi_session **s)
+{
+    if ((*s = dmpi_session_get(h)))
+        return MPI_SUCCESS;
+    return dmpi_err(MPI_ERR_SESSION, "%s: invalid session 0x%x%s", fn, (unsigned)h,
+                    h == MPI_SESSION_NULL ? " (MPI_SESSION_NULL)" : "");
+}
+
+int dmpi_api_session_error(struct dmpi_session *s, const char *fn, int code)
+{
+    if (!s)
+        return dmpi_api_error(NULL, fn, code);
+    return dmpi_err_handle_session(s->errhandler, s->handle, fn, code);
 }
 
 int dmpi_err_status_null(const char *fn, int count)

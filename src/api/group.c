@@ -248,5 +248,6 @@ int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
     dmpi_group_t *g = dmpi_group_new(c->group->world, c->group->size);
     if (!g)
         return dmpi_api_error(c, fn, dmpi_err(MPI_ERR_NO_MEM, "%s: out of memory", fn));
+    dmpi_group_set_session(g, c->obj->session);
     return hand_out(fn, MPI_SUCCESS, g, group);
 }

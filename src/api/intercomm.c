@@ -47,6 +47,7 @@ int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
     dmpi_group_t *g = dmpi_group_new(c->remote_group->world, c->remote_group->size);
     if (!g)
         return dmpi_api_error(c, fn, dmpi_err(MPI_ERR_NO_MEM, "%s: out of memory", fn));
+    dmpi_group_set_session(g, c->obj->session);
     if ((err = dmpi_group_handle(g, group)) != MPI_SUCCESS) {
         dmpi_group_release(g);
         return dmpi_api_error(c, fn, err);

@@ -7,6 +7,7 @@
 #include "core/group.h"
 #include "core/info.h"
 #include "core/session.h"
+#include "p2p/bsend.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,23 +23,6 @@ DMPI_ALIAS(Session_set_errhandler)
 DMPI_ALIAS(Session_get_errhandler)
 DMPI_ALIAS(Session_call_errhandler)
 DMPI_ALIAS(Group_from_session_pset)
-
-/* An error goes to the session's handler; without a session (its handle
- * was bad), to MPI_COMM_WORLD's, as errors of no object do. */
-static int session_error(dmpi_session_t *s, const char *fn, int code)
-{
-    if (!s)
-        return dmpi_api_error(NULL, fn, code);
-    return dmpi_err_handle_session(s->errhandler, s->handle, fn, code);
-}
-
-static int check_session(const char *fn, MPI_Session h, dmpi_session_t **s)
-{
-    if ((*s = dmpi_session_get(h)))
-        return MPI_SUCCESS;
-    return dmpi_err(MPI_ERR_SESSION, "%s: invalid session 0x%x%s", fn, (unsigned)h,
-                    h == MPI_SESSION_NULL ? " (MPI_SESSION_NULL)" : "");
-}
 
 /* MPI_INFO_NULL or a valid info object; *out NULL for MPI_INFO_NULL. */
 static int check_info(const char *fn, MPI_Info h, dmpi_info_t **out)
@@ -98,10 +82,11 @@ int PMPI_Session_finalize(MPI_Session *session)
     const char *fn = "MPI_Session_finalize";
     dmpi_session_t *s = NULL;
     int err;
-    if ((err = dmpi_check_ptr(fn, session, "session")) || (err = check_session(fn, *session, &s)))
-        return session_error(s, fn, err);
+    if ((err = dmpi_check_ptr(fn, session, "session")) || (err = dmpi_check_session(fn, *session, &s)))
+        return dmpi_api_session_error(s, fn, err);
     MPI_Errhandler e = s->errhandler;
     dmpi_errhandler_retain(e);      /* for an error of the shutdown, after s is gone */
+    dmpi_session_buffer_drop(s);    /* a buffer still attached: its messages leave first */
     dmpi_session_free(s);
     *session = MPI_SESSION_NULL;
     err = dmpi_runtime_release();
@@ -118,9 +103,9 @@ int PMPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_na
     dmpi_session_t *s = NULL;
     dmpi_info_t *in;
     int err;
-    if ((err = check_session(fn, session, &s)) || (err = check_info(fn, info, &in)) ||
+    if ((err = dmpi_check_session(fn, session, &s)) || (err = check_info(fn, info, &in)) ||
         (err = dmpi_check_ptr(fn, npset_names, "npset_names")))
-        return session_error(s, fn, err);
+        return dmpi_api_session_error(s, fn, err);
     *npset_names = dmpi_pset_count();
     return MPI_SUCCESS;
 }
@@ -134,15 +119,15 @@ int PMPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n, int *ps
     dmpi_session_t *s = NULL;
     dmpi_info_t *in;
     int err;
-    if ((err = check_session(fn, session, &s)) || (err = check_info(fn, info, &in)) ||
+    if ((err = dmpi_check_session(fn, session, &s)) || (err = check_info(fn, info, &in)) ||
         (err = dmpi_check_ptr(fn, pset_len, "pset_len")))
-        return session_error(s, fn, err);
+        return dmpi_api_session_error(s, fn, err);
     if (n < 0 || n >= dmpi_pset_count())
-        return session_error(s, fn, dmpi_err(MPI_ERR_ARG, "%s: n = %d, but there are %d process sets", fn, n,
-                                             dmpi_pset_count()));
+        return dmpi_api_session_error(s, fn, dmpi_err(MPI_ERR_ARG, "%s: n = %d, but there are %d process sets", fn, n,
+                                                      dmpi_pset_count()));
     if (*pset_len < 0 || (*pset_len > 0 && !pset_name))
-        return session_error(s, fn, dmpi_err(MPI_ERR_ARG, "%s: %s", fn, *pset_len < 0 ? "pset_len is negative"
-                                                                                    : "pset_name is NULL"));
+        return dmpi_api_session_error(s, fn, dmpi_err(MPI_ERR_ARG, "%s: %s", fn, *pset_len < 0 ? "pset_len is negative"
+                                                                                             : "pset_name is NULL"));
     const char *name = dmpi_pset_name(n);
     if (*pset_len > 0)
         snprintf(pset_name, (size_t)*pset_len, "%s", name);
@@ -167,17 +152,17 @@ int PMPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_I
     const char *fn = "MPI_Session_get_pset_info";
     dmpi_session_t *s = NULL;
     int err, i, n;
-    if ((err = check_session(fn, session, &s)) || (err = check_pset(fn, pset_name, &i)) ||
+    if ((err = dmpi_check_session(fn, session, &s)) || (err = check_pset(fn, pset_name, &i)) ||
         (err = dmpi_check_ptr(fn, info, "info")))
-        return session_error(s, fn, err);
+        return dmpi_api_session_error(s, fn, err);
     int *members = dmpi_pset_members(i, &n);
     if (!members)
-        return session_error(s, fn, dmpi_err(MPI_ERR_NO_MEM, "%s: out of memory", fn));
+        return dmpi_api_session_error(s, fn, dmpi_err(MPI_ERR_NO_MEM, "%s: out of memory", fn));
     free(members);
     char size[16];
     snprintf(size, sizeof size, "%d", n);
     if ((err = info_with(fn, "mpi_size", size, info)))
-        return session_error(s, fn, err);
+        return dmpi_api_session_error(s, fn, err);
     return MPI_SUCCESS;
 }
 
@@ -187,9 +172,9 @@ int PMPI_Session_get_info(MPI_Session session, MPI_Info *info_used)
     const char *fn = "MPI_Session_get_info";
     dmpi_session_t *s = NULL;
     int err;
-    if ((err = check_session(fn, session, &s)) || (err = dmpi_check_ptr(fn, info_used, "info_used")) ||
+    if ((err = dmpi_check_session(fn, session, &s)) || (err = dmpi_check_ptr(fn, info_used, "info_used")) ||
         (err = info_with(fn, "thread_level", dmpi_thread_level_name(s->thread_level), info_used)))
-        return session_error(s, fn, err);
+        return dmpi_api_session_error(s, fn, err);
     return MPI_SUCCESS;
 }
 
@@ -212,8 +197,8 @@ int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler)
     const char *fn = "MPI_Session_set_errhandler";
     dmpi_session_t *s = NULL;
     int err;
-    if ((err = check_session(fn, session, &s)) || (err = dmpi_errhandler_check(fn, errhandler, DMPI_EH_SESSION)))
-        return session_error(s, fn, err);
+    if ((err = dmpi_check_session(fn, session, &s)) || (err = dmpi_errhandler_check(fn, errhandler, DMPI_EH_SESSION)))
+        return dmpi_api_session_error(s, fn, err);
     dmpi_errhandler_retain(errhandler);
     dmpi_errhandler_release(s->errhandler);
     s->errhandler = errhandler;
@@ -226,8 +211,8 @@ int PMPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler)
     const char *fn = "MPI_Session_get_errhandler";
     dmpi_session_t *s = NULL;
     int err;
-    if ((err = check_session(fn, session, &s)) || (err = dmpi_check_ptr(fn, errhandler, "errhandler")))
-        return session_error(s, fn, err);
+    if ((err = dmpi_check_session(fn, session, &s)) || (err = dmpi_check_ptr(fn, errhandler, "errhandler")))
+        return dmpi_api_session_error(s, fn, err);
     dmpi_errhandler_retain(s->errhandler);   /* the caller frees its copy */
     *errhandler = s->errhandler;
     return MPI_SUCCESS;
@@ -239,9 +224,9 @@ int PMPI_Session_call_errhandler(MPI_Session session, int errorcode)
     const char *fn = "MPI_Session_call_errhandler";
     dmpi_session_t *s = NULL;
     int err;
-    if ((err = check_session(fn, session, &s)))
-        return session_error(s, fn, err);
-    session_error(s, fn, errorcode);
+    if ((err = dmpi_check_session(fn, session, &s)))
+        return dmpi_api_session_error(s, fn, err);
+    dmpi_api_session_error(s, fn, errorcode);
     return MPI_SUCCESS;
 }
 
@@ -251,17 +236,18 @@ int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI
     const char *fn = "MPI_Group_from_session_pset";
     dmpi_session_t *s = NULL;
     int err, i, n;
-    if ((err = check_session(fn, session, &s)) || (err = check_pset(fn, pset_name, &i)) ||
+    if ((err = dmpi_check_session(fn, session, &s)) || (err = check_pset(fn, pset_name, &i)) ||
         (err = dmpi_check_ptr(fn, newgroup, "newgroup")))
-        return session_error(s, fn, err);
+        return dmpi_api_session_error(s, fn, err);
     int *members = dmpi_pset_members(i, &n);
     dmpi_group_t *g = members ? dmpi_group_new(members, n) : NULL;
     free(members);
     if (!g)
-        return session_error(s, fn, dmpi_err(MPI_ERR_NO_MEM, "%s: out of memory for the group", fn));
+        return dmpi_api_session_error(s, fn, dmpi_err(MPI_ERR_NO_MEM, "%s: out of memory for the group", fn));
+    dmpi_group_set_session(g, s);
     if ((err = dmpi_group_handle(g, newgroup)) != MPI_SUCCESS) {
         dmpi_group_release(g);
-        return session_error(s, fn, err);
+        return dmpi_api_session_error(s, fn, err);
     }
     return MPI_SUCCESS;
 }

@@ -52,9 +52,14 @@ static int tag_of(const char *stringtag, int purpose)
     return (int)(h * 4u) + purpose;
 }
 
+/* The new communicator derives from the session g derives from (its
+ * buffered sends use that session's buffer), as do those made from it. */
 int dmpi_comm_from_group(dmpi_group_t *g, const char *stringtag, dmpi_comm_t **out)
 {
-    return dmpi_comm_create_group(base, g, tag_of(stringtag, TAG_COMM), out);
+    int err = dmpi_comm_create_group(base, g, tag_of(stringtag, TAG_COMM), out);
+    if (err == MPI_SUCCESS && *out)
+        dmpi_comm_set_session(*out, g->session);
+    return err;
 }
 
 int dmpi_intercomm_from_groups(dmpi_group_t *lg, int local_leader, dmpi_group_t *rg, int remote_leader,
@@ -71,5 +76,7 @@ int dmpi_intercomm_from_groups(dmpi_group_t *lg, int local_leader, dmpi_group_t 
         err = dmpi_intercomm_create(local, local_leader, base, rg->world[remote_leader],
                                     tag_of(stringtag, TAG_LEADERS), MPI_SUCCESS, out);
     dmpi_comm_free(local);
+    if (err == MPI_SUCCESS && *out)
+        dmpi_comm_set_session(*out, lg->session);
     return err;
 }

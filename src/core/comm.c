@@ -7,6 +7,7 @@
 #include "core/group.h"
 #include "core/info.h"
 #include "core/objtable.h"
+#include "core/session.h"
 #include "core/topo.h"
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +80,8 @@ static void destroy(dmpi_comm_t *c)
     c->coll_state = NULL;
     free(c->bsend_buf);
     c->bsend_buf = NULL;
+    dmpi_session_release(c->session);
+    c->session = NULL;
     free(c->layout);
     c->layout = NULL;
     dmpi_info_drop(c->hints);
@@ -147,10 +150,18 @@ int dmpi_comm_make(dmpi_comm_t *parent, dmpi_group_t *g, int pair, bool hidden, 
     }
     c->handle = (MPI_Comm)h;
     dmpi_errhandler_retain(c->errhandler);
+    dmpi_comm_set_session(c, parent->obj->session);
     if (pair >= 0)
         dmpi_ctx_take(pair);
     *out = c;
     return MPI_SUCCESS;
+}
+
+void dmpi_comm_set_session(dmpi_comm_t *c, struct dmpi_session *s)
+{
+    dmpi_session_retain(s);
+    dmpi_session_release(c->session);
+    c->session = s;
 }
 
 int dmpi_comm_free(dmpi_comm_t *c)

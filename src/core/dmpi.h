@@ -235,6 +235,8 @@ typedef struct dmpi_comm {
     uint32_t *seq_out;
     struct dmpi_bbuf *bsend_buf; /* MPI_Comm_attach_buffer's (p2p/bsend.c): one malloc'd block, idle once
                                   * the last reference goes (its sends and flushes hold references) */
+    struct dmpi_session *session; /* held: the session it derives from (MPI_Comm_create_from_group, then
+                                   * every communicator made from it), whose buffer its Bsends use next */
     char name[MPI_MAX_OBJECT_NAME];
 } dmpi_comm_t;
 
@@ -281,6 +283,8 @@ int dmpi_comm_compare(const dmpi_comm_t *a, const dmpi_comm_t *b);  /* MPI_IDENT
  * taking over the caller's reference to g; a hidden one gets no handle.
  * pair -1: the pair is still being agreed (MPI_Comm_idup), set later. */
 int dmpi_comm_make(dmpi_comm_t *parent, struct dmpi_group *g, int pair, bool hidden, dmpi_comm_t **out);
+/* Records that c derives from session s (held; NULL: none). dmpi_comm_make passes on the parent's. */
+void dmpi_comm_set_session(dmpi_comm_t *c, struct dmpi_session *s);
 #define DMPI_CTX_PENDING 0xfffffffeu
 void dmpi_comm_set_pair(dmpi_comm_t *c, int pair);
 

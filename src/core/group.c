@@ -1,5 +1,6 @@
 #include "core/group.h"
 #include "core/objtable.h"
+#include "core/session.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +18,7 @@ dmpi_group_t *dmpi_group_new(const int *world, int n)
     g->size = n;
     g->refcount = 1;
     g->rank = MPI_UNDEFINED;
+    g->session = NULL;
     if (n)
         memcpy(g->world, world, (size_t)n * sizeof(int));
     for (int i = 0; i < n; i++)
@@ -48,6 +50,15 @@ int dmpi_group_handle(dmpi_group_t *g, MPI_Group *out)
 
 void dmpi_group_retain(dmpi_group_t *g) { g->refcount++; }
 
+void dmpi_group_set_session(dmpi_group_t *g, dmpi_session_t *s)
+{
+    if (g == &empty_group || g->session == s)
+        return;
+    dmpi_session_retain(s);
+    dmpi_session_release(g->session);
+    g->session = s;
+}
+
 void dmpi_group_free_handle(dmpi_group_t *g)
 {
     if (g == &empty_group)
@@ -63,6 +74,7 @@ void dmpi_group_release(dmpi_group_t *g)
         return;
     if (g->handle != MPI_GROUP_NULL)
         dmpi_obj_remove(&groups, (uint32_t)g->handle);
+    dmpi_session_release(g->session);
     free(g);
 }
 

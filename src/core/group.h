@@ -9,6 +9,7 @@ typedef struct dmpi_group {
     int size;
     int rank;                    /* this process's rank in the group, or MPI_UNDEFINED */
     int refcount;                /* the user's handle and every communicator using it */
+    struct dmpi_session *session; /* held: the session it derives from (MPI_Group_from_session_pset), or NULL */
     int world[];                 /* group rank -> world rank */
 } dmpi_group_t;
 
@@ -19,6 +20,8 @@ int dmpi_group_handle(dmpi_group_t *g, MPI_Group *out); /* gives g a handle for 
 /* MPI_Group_free: the handle goes now, the group when nobody uses it. */
 void dmpi_group_free_handle(dmpi_group_t *g);
 void dmpi_group_retain(dmpi_group_t *g);
+/* Records that g derives from session s (NULL: none); the empty group, shared, derives from none. */
+void dmpi_group_set_session(dmpi_group_t *g, struct dmpi_session *s);
 void dmpi_group_release(dmpi_group_t *g);
 int dmpi_group_rank_of_world(const dmpi_group_t *g, int world);  /* MPI_UNDEFINED if absent */
 dmpi_group_t *dmpi_group_empty(void);

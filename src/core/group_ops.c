@@ -3,13 +3,15 @@
 #include "core/group.h"
 #include <stdlib.h>
 
-/* A group from a list that may be built bigger than needed. */
-static int finish(int *world, int n, dmpi_group_t **out)
+/* A group from a list that may be built bigger than needed; it derives
+ * from the session its operands derive from (mixing sessions is erroneous). */
+static int finish(int *world, int n, const dmpi_group_t *a, const dmpi_group_t *b, dmpi_group_t **out)
 {
     *out = n ? dmpi_group_new(world, n) : dmpi_group_empty();
     free(world);
     if (!*out)
         return dmpi_err(MPI_ERR_NO_MEM, "out of memory for a group");
+    dmpi_group_set_session(*out, a->session ? a->session : b->session);
     return MPI_SUCCESS;
 }
 
@@ -28,7 +30,7 @@ int dmpi_group_union(const dmpi_group_t *a, const dmpi_group_t *b, dmpi_group_t 
     for (int i = 0; i < b->size; i++)
         if (dmpi_group_rank_of_world(a, b->world[i]) == MPI_UNDEFINED)
             w[n++] = b->world[i];
-    return finish(w, n, out);
+    return finish(w, n, a, b, out);
 }
 
 /* intersection (keep those of a that are in b) or difference (those not in b) */
@@ -40,7 +42,7 @@ static int filter(const dmpi_group_t *a, const dmpi_group_t *b, bool keep_common
     for (int i = 0; i < a->size; i++)
         if ((dmpi_group_rank_of_world(b, a->world[i]) != MPI_UNDEFINED) == keep_common)
             w[n++] = a->world[i];
-    return finish(w, n, out);
+    return finish(w, n, a, b, out);
 }
 
 int dmpi_group_intersection(const dmpi_group_t *a, const dmpi_group_t *b, dmpi_group_t **out)
@@ -61,7 +63,7 @@ int dmpi_group_incl(const dmpi_group_t *g, int n, const int *ranks, dmpi_group_t
         return dmpi_err(MPI_ERR_NO_MEM, "out of memory for a group");
     for (int i = 0; i < n; i++)
         w[i] = g->world[ranks[i]];
-    return finish(w, n, out);
+    return finish(w, n, g, g, out);
 }
 
 int dmpi_group_excl(const dmpi_group_t *g, int n, const int *ranks, dmpi_group_t **out)
@@ -79,7 +81,7 @@ int dmpi_group_excl(const dmpi_group_t *g, int n, const int *ranks, dmpi_group_t
         if (!gone[i])
             w[m++] = g->world[i];
     free(gone);
-    return finish(w, m, out);
+    return finish(w, m, g, g, out);
 }
 
 int dmpi_group_compare(const dmpi_group_t *a, const dmpi_group_t *b)

@@ -17,7 +17,8 @@ dmpi_session_t *dmpi_session_new(MPI_Errhandler e, int thread_level)
         free(s);
         return NULL;
     }
-    *s = (dmpi_session_t){.handle = (MPI_Session)h, .errhandler = e, .thread_level = thread_level};
+    *s = (dmpi_session_t){.handle = (MPI_Session)h, .errhandler = e, .thread_level = thread_level,
+                           .refcount = 1};
     dmpi_errhandler_retain(e);
     return s;
 }
@@ -30,10 +31,24 @@ dmpi_session_t *dmpi_session_get(MPI_Session h)
 void dmpi_session_free(dmpi_session_t *s)
 {
     dmpi_obj_remove(&sessions, (uint32_t)s->handle);
+    s->handle = MPI_SESSION_NULL;
     dmpi_errhandler_release(s->errhandler);
-    free(s);
+    s->errhandler = MPI_ERRHANDLER_NULL;
     if (sessions.used == 0)
         dmpi_obj_clear(&sessions);
+    dmpi_session_release(s);
+}
+
+void dmpi_session_retain(dmpi_session_t *s)
+{
+    if (s)
+        s->refcount++;
+}
+
+void dmpi_session_release(dmpi_session_t *s)
+{
+    if (s && --s->refcount == 0)
+        free(s);
 }
 
 int dmpi_session_count(void) { return sessions.used; }

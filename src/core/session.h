@@ -11,12 +11,20 @@ typedef struct dmpi_session {
     MPI_Session handle;
     MPI_Errhandler errhandler;   /* a held reference */
     int thread_level;            /* what MPI_Session_init provided */
+    /* The handle and every group and communicator derived from the session:
+     * those may outlive MPI_Session_finalize, which only drops the handle. */
+    int refcount;
+    struct dmpi_bbuf *bsend_buf; /* MPI_Session_attach_buffer's (p2p/bsend.c), or NULL */
 } dmpi_session_t;
 
 /* A new session object with errhandler e (retained); NULL if out of memory. */
 dmpi_session_t *dmpi_session_new(MPI_Errhandler e, int thread_level);
 dmpi_session_t *dmpi_session_get(MPI_Session h);    /* NULL if not a live session */
+/* MPI_Session_finalize: the handle goes now (its buffer must be detached),
+ * the object when nothing derived from it is left. */
 void dmpi_session_free(dmpi_session_t *s);
+void dmpi_session_retain(dmpi_session_t *s);        /* both take NULL: no session */
+void dmpi_session_release(dmpi_session_t *s);
 int dmpi_session_count(void);                        /* live sessions */
 
 /* Process sets: "mpi://WORLD", "mpi://SELF" and "dmpi://node" (the ranks

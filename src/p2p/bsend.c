@@ -3,11 +3,13 @@
  * regions are kept in address order and placed first-fit; the header is far
  * below MPI_BSEND_OVERHEAD. An MPI_BUFFER_AUTOMATIC buffer gives each
  * message a region of its own from malloc. A send uses its communicator's
- * buffer if one is attached (MPI_Comm_attach_buffer), else the process's.
+ * buffer if one is attached (MPI_Comm_attach_buffer), else that of the
+ * session it derives from (MPI_Session_attach_buffer), else the process's.
  * Regions are numbered per buffer, so a flush waits for exactly the
  * messages that were in the buffer when it was called. */
 #include "p2p/bsend.h"
 #include "p2p/p2p.h"
+#include "core/session.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,11 +49,10 @@ static bbuf_t **slot(dmpi_comm_t *c) { return c ? &c->obj->bsend_buf : &proc_buf
 
 static const char *whose(const dmpi_comm_t *c) { return c ? "the communicator" : "the process"; }
 
-int dmpi_buffer_attach_to(const char *fn, dmpi_comm_t *c, void *buf, size_t size)
+static int attach(const char *fn, bbuf_t **s, const char *owner, void *buf, size_t size)
 {
-    bbuf_t **s = slot(c);
     if (*s)
-        return dmpi_err(MPI_ERR_BUFFER, "%s: a buffer is already attached to %s (detach it first)", fn, whose(c));
+        return dmpi_err(MPI_ERR_BUFFER, "%s: a buffer is already attached to %s (detach it first)", fn, owner);
     bbuf_t *b = calloc(1, sizeof *b);
     if (!b)
         return dmpi_err(MPI_ERR_NO_MEM, "out of memory attaching a buffer");
@@ -68,9 +69,9 @@ int dmpi_buffer_attach_to(const char *fn, dmpi_comm_t *c, void *buf, size_t size
 
 static bool buffer_empty(void *arg) { return ((bbuf_t *)arg)->used == NULL; }
 
-int dmpi_buffer_detach_from(dmpi_comm_t *c, void *addr_out, size_t *size_out)
+static int detach(bbuf_t **s, void *addr_out, size_t *size_out)
 {
-    bbuf_t **s = slot(c), *b = *s;
+    bbuf_t *b = *s;
     if (!b) {
         *(void **)addr_out = NULL;
         *size_out = 0;
@@ -84,6 +85,33 @@ int dmpi_buffer_detach_from(dmpi_comm_t *c, void *addr_out, size_t *size_out)
     return MPI_SUCCESS;
 }
 
+int dmpi_buffer_attach_to(const char *fn, dmpi_comm_t *c, void *buf, size_t size)
+{
+    return attach(fn, slot(c), whose(c), buf, size);
+}
+
+int dmpi_buffer_detach_from(dmpi_comm_t *c, void *addr_out, size_t *size_out)
+{
+    return detach(slot(c), addr_out, size_out);
+}
+
+int dmpi_session_buffer_attach(const char *fn, dmpi_session_t *s, void *buf, size_t size)
+{
+    return attach(fn, &s->bsend_buf, "the session", buf, size);
+}
+
+int dmpi_session_buffer_detach(dmpi_session_t *s, void *addr_out, size_t *size_out)
+{
+    return detach(&s->bsend_buf, addr_out, size_out);
+}
+
+void dmpi_session_buffer_drop(dmpi_session_t *s)
+{
+    void *addr;
+    size_t size;
+    detach(&s->bsend_buf, &addr, &size);
+}
+
 int dmpi_buffer_attach(void *buf, size_t size) { return dmpi_buffer_attach_to("MPI_Buffer_attach", NULL, buf, size); }
 
 int dmpi_buffer_detach(void *addr_out, size_t *size_out) { return dmpi_buffer_detach_from(NULL, addr_out, size_out); }
@@ -94,11 +122,21 @@ size_t dmpi_buffer_attached_size(void)
     return !b ? 0 : b->automatic ? b->auto_size : b->cap;
 }
 
-int dmpi_buffer_flush(dmpi_comm_t *c)
+static void flush(bbuf_t *b)
 {
-    bbuf_t *b = *slot(c);
     if (b)
         dmpi_progress_until(buffer_empty, b);
+}
+
+int dmpi_buffer_flush(dmpi_comm_t *c)
+{
+    flush(*slot(c));
+    return MPI_SUCCESS;
+}
+
+int dmpi_session_buffer_flush(dmpi_session_t *s)
+{
+    flush(s->bsend_buf);
     return MPI_SUCCESS;
 }
 
@@ -111,9 +149,12 @@ static bool older_in_flight(const bbuf_t *b, uint64_t seq)
     return false;
 }
 
-int dmpi_buffer_iflush(dmpi_comm_t *c, dmpi_request_t **out)
+/* hold: the communicator whose buffer b is (it, and so b, stays while the
+ * flush waits), or NULL. A session's buffer outlives its flushes: detaching
+ * it, and so MPI_Session_finalize, waits until it is empty, which completes
+ * them all. */
+static int iflush(bbuf_t *b, dmpi_comm_t *hold, dmpi_request_t **out)
 {
-    bbuf_t *b = *slot(c);
     dmpi_request_t *r = dmpi_req_alloc(DMPI_REQ_BFLUSH);
     if (!r)
         return dmpi_err(MPI_ERR_NO_MEM, "out of request objects");
@@ -128,8 +169,8 @@ int dmpi_buffer_iflush(dmpi_comm_t *c, dmpi_request_t **out)
         dmpi_req_free(r);
         return dmpi_err(MPI_ERR_NO_MEM, "out of memory for a buffer flush");
     }
-    if (c) {                     /* the communicator, and so its buffer, stays while the flush waits */
-        r->comm = c;
+    if (hold) {
+        r->comm = hold;
         dmpi_req_hold_comm(r);
     }
     *f = (flush_t){b->flushes, r, b->next_seq};
@@ -137,6 +178,10 @@ int dmpi_buffer_iflush(dmpi_comm_t *c, dmpi_request_t **out)
     *out = r;
     return MPI_SUCCESS;
 }
+
+int dmpi_buffer_iflush(dmpi_comm_t *c, dmpi_request_t **out) { return iflush(*slot(c), c, out); }
+
+int dmpi_session_buffer_iflush(dmpi_session_t *s, dmpi_request_t **out) { return iflush(s->bsend_buf, NULL, out); }
 
 /* A region left b: completes the flushes that waited for it. */
 static void settle_flushes(bbuf_t *b)
@@ -221,7 +266,8 @@ int dmpi_bsend(const void *buf, MPI_Count count, dmpi_dtype_t *dt, int dest, int
     if (dest == MPI_PROC_NULL)
         return MPI_SUCCESS;
     size_t bytes = (size_t)count * dt->size;
-    bbuf_t *b = c->obj->bsend_buf ? c->obj->bsend_buf : proc_buf;
+    const dmpi_session_t *ses = c->obj->session;
+    bbuf_t *b = c->obj->bsend_buf ? c->obj->bsend_buf : ses && ses->bsend_buf ? ses->bsend_buf : proc_buf;
     region_t *r = b ? alloc_region(b, bytes) : NULL;
     if (!r && b && b->automatic)
         return dmpi_err(MPI_ERR_NO_MEM, "buffered send of %zu bytes: out of memory for its automatic buffer", bytes);
@@ -229,8 +275,8 @@ int dmpi_bsend(const void *buf, MPI_Count count, dmpi_dtype_t *dt, int dest, int
         return dmpi_err(MPI_ERR_BUFFER,
                         "buffered send of %zu bytes does not fit in the %s buffer (%zu bytes%s); "
                         "attach a larger one, counting MPI_BSEND_OVERHEAD per message",
-                        bytes, b == proc_buf ? "attached" : "communicator's", b ? b->cap : 0,
-                        b ? "" : ": none attached");
+                        bytes, b == proc_buf ? "attached" : b == c->obj->bsend_buf ? "communicator's" : "session's",
+                        b ? b->cap : 0, b ? "" : ": none attached");
     dmpi_dtype_pack(dt, (size_t)count, buf, r->data);
     dmpi_request_t *s = dmpi_req_alloc(DMPI_REQ_SEND);
     if (!s) {
