@@ -38,7 +38,7 @@ extern "C" {
 
 /* Version of the MPI standard this header describes. */
 #define MPI_VERSION    4
-#define MPI_SUBVERSION 0
+#define MPI_SUBVERSION 1
 
 /* Marks the library's exported symbols; the library itself is built with
  * hidden visibility by default. */
@@ -524,6 +524,7 @@ typedef void (MPI_T_event_dropped_cb_function)(MPI_Count count, MPI_T_event_regi
 #define MPI_COMM_TYPE_SHARED      1
 #define MPI_COMM_TYPE_HW_GUIDED   2
 #define MPI_COMM_TYPE_HW_UNGUIDED 3
+#define MPI_COMM_TYPE_RESOURCE_GUIDED 4
 
 /* Predefined attribute keys of a communicator */
 #define MPI_TAG_UB          0x64400001

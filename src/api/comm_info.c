@@ -66,6 +66,7 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
         color = node_color();
         break;
     case MPI_COMM_TYPE_HW_GUIDED:
+    case MPI_COMM_TYPE_RESOURCE_GUIDED:
         /* the one hardware resource known here is the node's shared memory */
         color = resource && !strcmp(resource, "mpi_shared_memory") ? node_color() : MPI_UNDEFINED;
         break;

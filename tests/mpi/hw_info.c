@@ -40,6 +40,22 @@ int main(int argc, char **argv)
         MTEST_CHECK(result == MPI_CONGRUENT, "HW_GUIDED and SHARED communicators compare as %d", result);
         MTEST_RC(MPI_Comm_free(&guided));
     }
+    /* MPI-4.1's RESOURCE_GUIDED takes the same key; unknown values and no
+     * info give MPI_COMM_NULL */
+    MTEST_RC(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_RESOURCE_GUIDED, 0, a, &guided));
+    if (MTEST_CHECK(guided != MPI_COMM_NULL, "RESOURCE_GUIDED split with the hw info gave MPI_COMM_NULL")) {
+        MTEST_RC(MPI_Comm_compare(shared, guided, &result));
+        MTEST_CHECK(result == MPI_CONGRUENT, "RESOURCE_GUIDED and SHARED communicators compare as %d", result);
+        MTEST_RC(MPI_Comm_free(&guided));
+    }
+    MTEST_RC(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_RESOURCE_GUIDED, 0, MPI_INFO_NULL, &guided));
+    MTEST_CHECK(guided == MPI_COMM_NULL, "RESOURCE_GUIDED without info gave a communicator");
+    MPI_Info odd;
+    MTEST_RC(MPI_Info_create(&odd));
+    MTEST_RC(MPI_Info_set(odd, "mpi_hw_resource_type", "no-such-resource"));
+    MTEST_RC(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_RESOURCE_GUIDED, 0, odd, &guided));
+    MTEST_CHECK(guided == MPI_COMM_NULL, "RESOURCE_GUIDED with an unknown resource gave a communicator");
+    MTEST_RC(MPI_Info_free(&odd));
     MTEST_RC(MPI_Comm_free(&shared));
 
     MTEST_RC(MPI_Info_set(b, "extra", "1"));
