@@ -75,6 +75,10 @@ int dmpi_check_send_args(const char *fn, const void *buf, MPI_Count count, MPI_D
 int dmpi_check_recv_args(const char *fn, const void *buf, MPI_Count count, MPI_Datatype type, int src, int tag,
                          MPI_Comm comm, dmpi_comm_t **c, dmpi_dtype_t **dt);
 
+/* MPI-4.1: Comm/Type/Win_get_name of the null handle give its name
+ * ("MPI_COMM_NULL", ...). Checks init and the two pointers. */
+int dmpi_null_handle_name(const char *fn, const char *null_name, char *name, int *resultlen);
+
 /* Error return through the handler of comm (MPI_COMM_WORLD's when NULL). */
 static inline int dmpi_api_error(dmpi_comm_t *comm, const char *fn, int code)
 {

@@ -3,6 +3,7 @@
 #include "api/api.h"
 #include "core/errhandler.h"
 #include "core/session.h"
+#include <string.h>
 
 int dmpi_check_init(const char *fn)
 {
@@ -185,5 +186,16 @@ int dmpi_check_recv_args(const char *fn, const void *buf, MPI_Count count, MPI_D
         (err = dmpi_check_type(fn, type, dt)) || (err = dmpi_check_buf(fn, buf, count, *dt)) ||
         (err = dmpi_check_source(fn, src, *c)) || (err = dmpi_check_recv_tag(fn, tag)))
         return err;
+    return MPI_SUCCESS;
+}
+
+int dmpi_null_handle_name(const char *fn, const char *null_name, char *name, int *resultlen)
+{
+    int err;
+    if ((err = dmpi_check_init(fn)) || (err = dmpi_check_ptr(fn, name, "the name buffer")) ||
+        (err = dmpi_check_ptr(fn, resultlen, "resultlen")))
+        return dmpi_api_error(NULL, fn, err);
+    strcpy(name, null_name);
+    *resultlen = (int)strlen(null_name);
     return MPI_SUCCESS;
 }

@@ -151,6 +151,8 @@ int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
 {
     DMPI_API_ENTER;
     const char *fn = "MPI_Comm_get_name";
+    if (comm == MPI_COMM_NULL)
+        return dmpi_null_handle_name(fn, "MPI_COMM_NULL", comm_name, resultlen);
     dmpi_comm_t *c = NULL;
     int err;
     if ((err = dmpi_check_init(fn)) || (err = dmpi_check_comm(fn, comm, &c)) ||

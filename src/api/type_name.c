@@ -24,6 +24,8 @@ int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
 {
     DMPI_API_ENTER;
     const char *fn = "MPI_Type_get_name";
+    if (datatype == MPI_DATATYPE_NULL)
+        return dmpi_null_handle_name(fn, "MPI_DATATYPE_NULL", type_name, resultlen);
     dmpi_dtype_t *dt;
     int err;
     if ((err = dmpi_check_init(fn)) || (err = dmpi_type_check(fn, datatype, "datatype", &dt)) ||

@@ -79,6 +79,8 @@ int PMPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
 {
     DMPI_API_ENTER;
     const char *fn = "MPI_Win_get_name";
+    if (win == MPI_WIN_NULL)
+        return dmpi_null_handle_name(fn, "MPI_WIN_NULL", win_name, resultlen);
     dmpi_win_t *w = NULL;
     int err;
     if ((err = dmpi_check_win(fn, win, &w)) || (err = dmpi_check_ptr(fn, win_name, "win_name")) ||

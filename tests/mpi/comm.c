@@ -73,6 +73,13 @@ static void test_dup_and_compare(void)
     MTEST_RC(MPI_Comm_set_name(dup, "my duplicate"));
     MTEST_RC(MPI_Comm_get_name(dup, name, &len));
     MTEST_CHECK(!strcmp(name, "my duplicate") && len == 12, "dup's name '%s' (%d)", name, len);
+    /* MPI-4.1: the null handles have names too */
+    MTEST_RC(MPI_Comm_get_name(MPI_COMM_NULL, name, &len));
+    MTEST_CHECK(!strcmp(name, "MPI_COMM_NULL") && len == 13, "MPI_COMM_NULL's name '%s' (%d)", name, len);
+    MTEST_RC(MPI_Type_get_name(MPI_DATATYPE_NULL, name, &len));
+    MTEST_CHECK(!strcmp(name, "MPI_DATATYPE_NULL") && len == 17, "MPI_DATATYPE_NULL's name '%s' (%d)", name, len);
+    MTEST_RC(MPI_Win_get_name(MPI_WIN_NULL, name, &len));
+    MTEST_CHECK(!strcmp(name, "MPI_WIN_NULL") && len == 12, "MPI_WIN_NULL's name '%s' (%d)", name, len);
     MTEST_RC(MPI_Comm_free(&rev));
     MTEST_RC(MPI_Comm_free(&dup));
     MTEST_CHECK(dup == MPI_COMM_NULL, "Comm_free did not set MPI_COMM_NULL");
