@@ -97,4 +97,17 @@ static inline int dmpi_coll_end(dmpi_comm_t *c, const dmpi_coll_call_t *k, int e
     return dmpi_coll_return(c, k->fn, err, copy, r, k->mode == DMPI_BLOCKING ? NULL : k->request);
 }
 
+/* Shared by the collectives' checks (coll_move_checks.c, coll_neighbor_checks.c). */
+/* A committed datatype; the argument's name, "sendtype" or "recvtypes[2]",
+ * is made only for a message: side and noun, with [j] if j >= 0. */
+int dmpi_coll_check_type(const char *fn, const char *side, const char *noun, int j, MPI_Datatype h,
+                         dmpi_dtype_t **out);
+/* NULL is MPI_BOTTOM: fine for types with absolute addresses, not for
+ * predefined types that hold data. A block of a v or w form may also lie at
+ * MPI_BOTTOM + a nonzero displacement (absolute addresses): callers test that. */
+static inline bool dmpi_coll_buf_ok(const void *buf, MPI_Count count, const dmpi_dtype_t *dt)
+{
+    return buf || count == 0 || dt->size == 0 || !dt->predefined;
+}
+
 #endif

@@ -19,10 +19,8 @@ int dmpi_check_call(const dmpi_coll_call_t *k)
     return dmpi_check_ptr(k->fn, k->request, "the request pointer");
 }
 
-/* The argument's name, "sendtype" or "recvtypes[2]", is made only for a
- * message: side and noun, with [j] if j >= 0. */
-static int check_type(const char *fn, const char *side, const char *noun, int j, MPI_Datatype h,
-                      dmpi_dtype_t **out)
+int dmpi_coll_check_type(const char *fn, const char *side, const char *noun, int j, MPI_Datatype h,
+                         dmpi_dtype_t **out)
 {
     if (DMPI_LIKELY((*out = dmpi_dtype_get(h)) && (*out)->committed))
         return MPI_SUCCESS;
@@ -39,14 +37,6 @@ static int check_type(const char *fn, const char *side, const char *noun, int j,
     return dmpi_err(MPI_ERR_TYPE, "%s: %s is not a valid datatype handle (0x%x)", fn, what, (unsigned)h);
 }
 
-/* NULL is MPI_BOTTOM: fine for types with absolute addresses, not for
- * predefined types that hold data. */
-/* A block of a v or w form may also lie at MPI_BOTTOM + a nonzero displacement
- * (absolute addresses): the callers test that. */
-static bool buf_ok(const void *buf, MPI_Count count, const dmpi_dtype_t *dt)
-{
-    return buf || count == 0 || dt->size == 0 || !dt->predefined;
-}
 
 int dmpi_check_coll_count(const char *fn, const char *what, MPI_Count count)
 {
@@ -60,8 +50,8 @@ int dmpi_check_block(const char *fn, const char *side, const void *buf, MPI_Coun
 {
     if (count < 0)
         return dmpi_err(MPI_ERR_COUNT, "%s: %scount is negative (%lld)", fn, side, (long long)count);
-    int err = check_type(fn, side, "type", -1, type, dt);
-    if (err == MPI_SUCCESS && !buf_ok(buf, count, *dt))
+    int err = dmpi_coll_check_type(fn, side, "type", -1, type, dt);
+    if (err == MPI_SUCCESS && !dmpi_coll_buf_ok(buf, count, *dt))
         err = dmpi_err(MPI_ERR_BUFFER, "%s: %sbuf is NULL but %scount is %lld of %s", fn, side, side,
                        (long long)count, dmpi_dtype_desc(*dt));
     return err;
@@ -86,9 +76,9 @@ int dmpi_check_vblocks(const char *fn, const char *side, const void *buf, int n,
 {
     int err = check_counts(fn, n, counts, cname, displs, dname);
     if (err == MPI_SUCCESS)
-        err = check_type(fn, side, "type", -1, type, dt);
+        err = dmpi_coll_check_type(fn, side, "type", -1, type, dt);
     for (int j = 0; j < n && err == MPI_SUCCESS; j++)
-        if (!buf_ok(buf, counts[j], *dt) && !displs[j])
+        if (!dmpi_coll_buf_ok(buf, counts[j], *dt) && !displs[j])
             err = dmpi_err(MPI_ERR_BUFFER, "%s: %sbuf is NULL but %s[%d] is %lld of %s", fn, side, cname, j,
                            (long long)counts[j], dmpi_dtype_desc(*dt));
     return err;
@@ -106,8 +96,8 @@ int dmpi_check_wblocks(const char *fn, const char *side, const void *buf, int n,
         err = dmpi_err(MPI_ERR_ARG, "%s: %s is NULL", fn, tname);
     for (int j = 0; j < n && err == MPI_SUCCESS; j++) {
         dmpi_dtype_t *dt;
-        if ((err = check_type(fn, side, "types", j, types[j], &dt)) == MPI_SUCCESS && !buf_ok(buf, counts[j], dt) &&
-            !displs[j])
+        if ((err = dmpi_coll_check_type(fn, side, "types", j, types[j], &dt)) == MPI_SUCCESS &&
+            !dmpi_coll_buf_ok(buf, counts[j], dt) && !displs[j])
             err = dmpi_err(MPI_ERR_BUFFER, "%s: %sbuf is NULL but %s[%d] is %lld of %s", fn, side, cname, j,
                            (long long)counts[j], dmpi_dtype_desc(dt));
     }

@@ -1,5 +1,6 @@
 /* Argument checks of the neighbourhood collectives (coll_neighbor.h). */
 #include "api/coll_neighbor.h"
+#include "api/coll_move.h"
 #include "core/info.h"
 #include "core/topo.h"
 #include <limits.h>
@@ -20,25 +21,6 @@ int dmpi_nbr_check_comm(const char *fn, MPI_Comm comm, dmpi_comm_t **c, int *ind
     return MPI_SUCCESS;
 }
 
-/* "sendtype" or "recvtypes[2]" (j >= 0), made only for a message. */
-static int check_type(const char *fn, const char *side, const char *noun, int j, MPI_Datatype h,
-                      dmpi_dtype_t **out)
-{
-    if (DMPI_LIKELY((*out = dmpi_dtype_get(h)) && (*out)->committed))
-        return MPI_SUCCESS;
-    char what[32];
-    if (j >= 0)
-        snprintf(what, sizeof what, "%s%s[%d]", side, noun, j);
-    else
-        snprintf(what, sizeof what, "%s%s", side, noun);
-    if (*out)
-        return dmpi_err(MPI_ERR_TYPE, "%s: %s %s is not committed; call MPI_Type_commit first", fn, what,
-                        dmpi_dtype_desc(*out));
-    if (h == MPI_DATATYPE_NULL)
-        return dmpi_err(MPI_ERR_TYPE, "%s: %s is MPI_DATATYPE_NULL", fn, what);
-    return dmpi_err(MPI_ERR_TYPE, "%s: %s is not a valid datatype handle (0x%x)", fn, what, (unsigned)h);
-}
-
 static int check_buf(const char *fn, const char *side, const void *buf)
 {
     if (buf != MPI_IN_PLACE)
@@ -47,14 +29,6 @@ static int check_buf(const char *fn, const char *side, const void *buf)
                     fn, side);
 }
 
-/* NULL is MPI_BOTTOM: fine for types with absolute addresses, not for
- * predefined types that hold data. */
-/* A block of a v or w form may also lie at MPI_BOTTOM + a nonzero displacement
- * (absolute addresses): the callers test that. */
-static bool buf_ok(const void *buf, MPI_Count count, const dmpi_dtype_t *dt)
-{
-    return buf || count == 0 || dt->size == 0 || !dt->predefined;
-}
 
 int dmpi_nbr_check_block(const char *fn, const char *side, const void *buf, MPI_Count count, MPI_Datatype type,
                          dmpi_dtype_t **dt)
@@ -64,9 +38,9 @@ int dmpi_nbr_check_block(const char *fn, const char *side, const void *buf, MPI_
         return err;
     if (count < 0)
         return dmpi_err(MPI_ERR_COUNT, "%s: %scount is negative (%ld)", fn, side, (long)count);
-    if ((err = check_type(fn, side, "type", -1, type, dt)))
+    if ((err = dmpi_coll_check_type(fn, side, "type", -1, type, dt)))
         return err;
-    if (!buf_ok(buf, count, *dt))
+    if (!dmpi_coll_buf_ok(buf, count, *dt))
         return dmpi_err(MPI_ERR_BUFFER, "%s: %sbuf is NULL but %scount is %ld of %s", fn, side, side, (long)count,
                         dmpi_dtype_desc(*dt));
     return MPI_SUCCESS;
@@ -94,10 +68,10 @@ int dmpi_nbr_check_vblocks(const char *fn, const char *side, const void *buf, in
 {
     int err;
     if ((err = check_buf(fn, side, buf)) || (err = check_counts(fn, n, counts, cname, displs, dname)) ||
-        (err = check_type(fn, side, "type", -1, type, dt)))
+        (err = dmpi_coll_check_type(fn, side, "type", -1, type, dt)))
         return err;
     for (int j = 0; j < n; j++)
-        if (!buf_ok(buf, dmpi_nbr_at(counts, j), *dt) && !dmpi_nbr_at(displs, j))
+        if (!dmpi_coll_buf_ok(buf, dmpi_nbr_at(counts, j), *dt) && !dmpi_nbr_at(displs, j))
             return dmpi_err(MPI_ERR_BUFFER, "%s: %sbuf is NULL but %s[%d] is %ld of %s", fn, side, cname, j,
                             (long)dmpi_nbr_at(counts, j), dmpi_dtype_desc(*dt));
     return MPI_SUCCESS;
@@ -117,9 +91,9 @@ int dmpi_nbr_check_wblocks(const char *fn, const char *side, const void *buf, in
         return dmpi_err(MPI_ERR_ARG, "%s: %s is NULL", fn, tname);
     for (int j = 0; j < n; j++) {
         dmpi_dtype_t *dt;
-        if ((err = check_type(fn, side, "types", j, types[j], &dt)))
+        if ((err = dmpi_coll_check_type(fn, side, "types", j, types[j], &dt)))
             return err;
-        if (!buf_ok(buf, dmpi_nbr_at(counts, j), dt) && !dmpi_nbr_at(displs, j))
+        if (!dmpi_coll_buf_ok(buf, dmpi_nbr_at(counts, j), dt) && !dmpi_nbr_at(displs, j))
             return dmpi_err(MPI_ERR_BUFFER, "%s: %sbuf is NULL but %s[%d] is %ld of %s", fn, side, cname, j,
                             (long)dmpi_nbr_at(counts, j), dmpi_dtype_desc(dt));
     }
