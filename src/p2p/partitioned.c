@@ -175,20 +175,23 @@ static void fail_piece(part_t *p, size_t k, int err)
     p->settled[k] = 1;
 }
 
-/* ---- the sender ---------------------------------------------------------- */
+/* ---- both: the request --------------------------------------------------- */
 
-int dmpi_psend_init(const void *buf, int partitions, MPI_Count count, dmpi_dtype_t *dt, int dest, int tag,
-                    dmpi_comm_t *c, dmpi_request_t **out)
+/* An inactive persistent request of either side, with its state; partition
+ * messages travel on the communicator's collective context, as coll/coll.h's
+ * dmpi_coll_view does it. NULL: out of memory. */
+static dmpi_request_t *new_part(const void *buf, int partitions, MPI_Count count, dmpi_dtype_t *dt, int rank,
+                                int tag, dmpi_comm_t *c)
 {
     part_t *p = calloc(1, sizeof *p);
     dmpi_request_t *r = p ? dmpi_req_alloc(DMPI_REQ_PART) : NULL;
     if (!r) {
         free(p);
-        return dmpi_err(MPI_ERR_NO_MEM, "out of memory for a partitioned send");
+        return NULL;
     }
     r->ubuf = buf;
     r->dt = dt;
-    r->rank = dest;
+    r->rank = rank;
     r->tag = tag;
     r->comm = c;
     r->ctx = c->ctx;
@@ -198,12 +201,24 @@ int dmpi_psend_init(const void *buf, int partitions, MPI_Count count, dmpi_dtype
     dmpi_req_hold_type(r);
     dmpi_req_hold_comm(r);
     p->req = r;
-    p->send = true;
     p->partitions = partitions;
     p->count = count;
     p->view = *c;
-    p->view.ctx = c->ctx + 1;    /* as coll/coll.h's dmpi_coll_view */
+    p->view.ctx = c->ctx + 1;
     p->view.seq_out = c->seq_out ? c->seq_out + c->peer_size : NULL;
+    return r;
+}
+
+/* ---- the sender ---------------------------------------------------------- */
+
+int dmpi_psend_init(const void *buf, int partitions, MPI_Count count, dmpi_dtype_t *dt, int dest, int tag,
+                    dmpi_comm_t *c, dmpi_request_t **out)
+{
+    dmpi_request_t *r = new_part(buf, partitions, count, dt, dest, tag, c);
+    if (!r)
+        return dmpi_err(MPI_ERR_NO_MEM, "out of memory for a partitioned send");
+    part_t *p = r->part;
+    p->send = true;
     size_t pb = (size_t)count * dt->size, cb = 0;
     if (pb) {
         p->ce = CHUNK_MAX / dt->size ? CHUNK_MAX / dt->size : 1;
@@ -307,30 +322,11 @@ static void post_round(part_t *p)
 int dmpi_precv_init(void *buf, int partitions, MPI_Count count, dmpi_dtype_t *dt, int source, int tag,
                     dmpi_comm_t *c, dmpi_request_t **out)
 {
-    part_t *p = calloc(1, sizeof *p);
-    dmpi_request_t *r = p ? dmpi_req_alloc(DMPI_REQ_PART) : NULL;
-    if (!r) {
-        free(p);
+    dmpi_request_t *r = new_part(buf, partitions, count, dt, source, tag, c);
+    if (!r)
         return dmpi_err(MPI_ERR_NO_MEM, "out of memory for a partitioned receive");
-    }
-    r->ubuf = buf;
-    r->dt = dt;
-    r->rank = source;
-    r->tag = tag;
-    r->comm = c;
-    r->ctx = c->ctx;
-    r->persistent = 1;
-    r->done = 1;
-    r->part = p;
-    dmpi_req_hold_type(r);
-    dmpi_req_hold_comm(r);
-    p->req = r;
-    p->partitions = partitions;
-    p->count = count;
+    part_t *p = r->part;
     p->own_bytes = (size_t)partitions * (size_t)count * dt->size;
-    p->view = *c;
-    p->view.ctx = c->ctx + 1;
-    p->view.seq_out = c->seq_out ? c->seq_out + c->peer_size : NULL;
     if (source != MPI_PROC_NULL) {
         p->waiting = true;
         list_add(&waiting_head, WAITING, p);
