@@ -10,7 +10,7 @@ import re
 import sys
 from pathlib import Path
 
-LAYERS = ["pmi", "core", "node", "tport", "p2p", "coll", "rma", "comm", "api"]
+LAYERS = ["pmi", "core", "node", "tport", "p2p", "coll", "rma", "comm", "io", "api"]
 # (includer's layer, included header): allowed although it points up.
 UPCALLS = {
     ("tport", "p2p/deliver.h"),   # delivery into matching
