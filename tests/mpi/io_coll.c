@@ -21,7 +21,10 @@
  *     collective iwrite_at_all/iread_at_all/iwrite_all/iread_all completed
  *     by MPI_Wait and MPI_Test loops; statuses from the completion call;
  *   - collective reads that meet the end of the file (short counts, 0 at
- *     and past the end, on different ranks in one call).
+ *     and past the end, on different ranks in one call);
+ *   - writes (collective, split, nonblocking) on a read-only file and reads
+ *     on a write-only one: MPI_ERR_ACCESS, from the call or from the
+ *     MPI_Wait that completes it; the file unchanged.
  */
 #include "io_util.h"
 
@@ -321,6 +324,56 @@ static void test_short(void)
                 "pointer at %lld after a short read_all from %lld", (long long)position(), (long long)(size - 5 * me));
 }
 
+/* ---- access modes ------------------------------------------------------------------- */
+
+/* a nonblocking call may report the error itself or through its completion */
+static void check_nb(int rc, MPI_Request *rq, int cls, const char *what)
+{
+    if (rc == MPI_SUCCESS) {
+        MPI_Status st;
+        rc = MPI_Wait(rq, &st);
+    }
+    io_check_class(rc, cls, "%s (at the call or its MPI_Wait)", what);
+}
+
+static void test_access_modes(void)
+{
+    /* writing through a read-only handle: MPI_ERR_ACCESS (MPICH 4.0.2:
+     * MPI_ERR_READ_ONLY) */
+    const int ro = MTEST_MPICH_DEVIATION ? MPI_ERR_READ_ONLY : MPI_ERR_ACCESS;
+    MPI_File f;
+    int x[4] = {0, 1, 2, 3};
+    MPI_Status st;
+    MPI_Request rq;
+    if (IO_RC(MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_RDONLY, MPI_INFO_NULL, &f))) {
+        io_check_class(MPI_File_write_at_all(f, 0, x, 4, MPI_INT, &st), ro, "write_at_all on RDONLY");
+        io_check_class(MPI_File_write_all(f, x, 4, MPI_INT, &st), ro, "write_all on RDONLY");
+        int rc = MPI_File_write_all_begin(f, x, 4, MPI_INT);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_File_write_all_end(f, x, &st);
+        /* (MPICH 4.0.2: MPI_ERR_IO here) */
+        io_check_class(rc, MTEST_MPICH_DEVIATION ? MPI_ERR_IO : ro, "write_all_begin/end on RDONLY");
+        check_nb(MPI_File_iwrite_at(f, 0, x, 4, MPI_INT, &rq), &rq, ro, "iwrite_at on RDONLY");
+        check_nb(MPI_File_iwrite_at_all(f, 0, x, 4, MPI_INT, &rq), &rq, ro, "iwrite_at_all on RDONLY");
+        IO_RC(MPI_File_close(&f));
+    }
+    if (IO_RC(MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_WRONLY, MPI_INFO_NULL, &f))) {
+        io_check_class(MPI_File_read_at_all(f, 0, x, 4, MPI_INT, &st), MPI_ERR_ACCESS, "read_at_all on WRONLY");
+        int rc = MPI_File_read_at_all_begin(f, 0, x, 4, MPI_INT);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_File_read_at_all_end(f, x, &st);
+        io_check_class(rc, MPI_ERR_ACCESS, "read_at_all_begin/end on WRONLY");
+        check_nb(MPI_File_iread(f, x, 4, MPI_INT, &rq), &rq, MPI_ERR_ACCESS, "iread on WRONLY");
+        check_nb(MPI_File_iread_all(f, x, 4, MPI_INT, &rq), &rq, MPI_ERR_ACCESS, "iread_all on WRONLY");
+        IO_RC(MPI_File_close(&f));
+    }
+    /* nothing written */
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (me == 0)
+        MTEST_CHECK(io_posix_size(path) == file_len(), "the file changed size to %lld after refused writes",
+                    io_posix_size(path));
+}
+
 int main(int argc, char **argv)
 {
     mtest_init(&argc, &argv);
@@ -344,6 +397,7 @@ int main(int argc, char **argv)
         free(buf);
         free(got);
         IO_RC(MPI_File_close(&fh));
+        test_access_modes();
     }
     MPI_Type_free(&ftype);
     MPI_Barrier(MPI_COMM_WORLD);

@@ -8,9 +8,9 @@
  *     EXCL, RDWR with SEQUENTIAL -> MPI_ERR_AMODE; CREATE|EXCL on an existing
  *     file -> MPI_ERR_FILE_EXISTS; a missing file without CREATE and a file in
  *     a missing directory -> MPI_ERR_NO_SUCH_FILE; different amodes on the
- *     ranks -> MPI_ERR_NOT_SAME; MPI_COMM_NULL -> MPI_ERR_COMM; the file
- *     untouched or absent after each failure (root cannot be denied access,
- *     so MPI_ERR_ACCESS is not tried);
+ *     ranks -> MPI_ERR_NOT_SAME; MPI_COMM_NULL and an intercommunicator ->
+ *     MPI_ERR_COMM; the file untouched or absent after each failure (root
+ *     cannot be denied access, so MPI_ERR_ACCESS is not tried);
  *   - DELETE_ON_CLOSE (gone after close), APPEND (both pointers at the end),
  *     MPI_File_delete of a file and of a missing one (MPI_ERR_NO_SUCH_FILE);
  *   - File_get_amode, File_get_group (MPI_IDENT with the communicator's
@@ -234,6 +234,18 @@ static void test_amode(void)
 
     rc = MPI_File_open(MPI_COMM_NULL, path, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
     io_check_class(rc, MPI_ERR_COMM, "open on MPI_COMM_NULL");
+    if (np > 1) {
+        /* an intercommunicator between the halves */
+        MPI_Comm half, inter;
+        MPI_Comm_split(MPI_COMM_WORLD, me < np / 2, me, &half);
+        MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, me < np / 2 ? np / 2 : 0, 7, &inter);
+        rc = MPI_File_open(inter, path, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
+        io_check_class(rc, MPI_ERR_COMM, "open on an intercommunicator");
+        if (rc == MPI_SUCCESS)
+            MPI_File_close(&fh);
+        MPI_Comm_free(&inter);
+        MPI_Comm_free(&half);
+    }
 
     /* the file was never changed */
     MPI_Barrier(MPI_COMM_WORLD);

@@ -11,8 +11,9 @@
  *     every write and read (in etypes under a view), reads and writes
  *     continuing where the last one ended;
  *   - noncontiguous memory: a vector with gaps, an indexed type, a struct
- *     {char; double} with padding, a resized type with lb != 0; gaps in
- *     memory untouched by reads; the file holds the packed data;
+ *     {char; double} with padding, a resized type with lb != 0, an hvector
+ *     with a negative stride, a struct of absolute addresses at MPI_BOTTOM;
+ *     gaps in memory untouched by reads; the file holds the packed data;
  *   - reads at and past the end of the file: short counts (Get_count,
  *     MPI_UNDEFINED when the data ends inside a derived element,
  *     Get_elements in basic elements), 0 past the end, the pointer moved by
@@ -351,6 +352,45 @@ static void test_memtypes(void)
         MTEST_CHECK(rb[i] == want, "resized read: int %d is %d, expected %d", i, rb[i], want);
     }
     MPI_Type_free(&res);
+
+    /* a negative stride: ints at buf, buf - 8, buf - 16 (read from the top down) */
+    MPI_Datatype down;
+    MPI_Type_create_hvector(3, 1, -8, MPI_INT, &down);
+    MPI_Type_commit(&down);
+    for (int i = 0; i < 16; i++)
+        rb[i] = -1;
+    IO_RC(MPI_File_read_at(fh, 0, rb + 10, 1, down, &st));
+    io_check_status(&st, down, 1, 3, "read of one hvector with stride -8");
+    for (int i = 0; i < 16; i++) {
+        int want = i == 10 ? file[0] : i == 8 ? file[1] : i == 6 ? file[2] : -1;
+        MTEST_CHECK(rb[i] == want, "negative-stride read: int %d is %d, expected %d", i, rb[i], want);
+    }
+    MPI_Type_free(&down);
+
+    /* MPI_BOTTOM with absolute addresses: a struct of two separate ints */
+    int lo = 0x1234 + me, hi = -0x4321 - me, lo2 = 0, hi2 = 0;
+    MPI_Aint ad[2];
+    MPI_Get_address(&lo, &ad[0]);
+    MPI_Get_address(&hi, &ad[1]);
+    int abl[2] = {1, 1};
+    MPI_Datatype ats[2] = {MPI_INT, MPI_INT}, abs1, abs2;
+    MPI_Type_create_struct(2, abl, ad, ats, &abs1);
+    MPI_Type_commit(&abs1);
+    IO_RC(MPI_File_write_at(fh, 2000, MPI_BOTTOM, 1, abs1, &st));
+    io_check_status(&st, abs1, 1, 2, "write from MPI_BOTTOM");
+    int two[2] = {0, 0};
+    io_posix_read(path, 2000, two, 8);
+    MTEST_CHECK(two[0] == lo && two[1] == hi, "write from MPI_BOTTOM: the file holds %d, %d", two[0], two[1]);
+    MPI_Get_address(&lo2, &ad[0]);
+    MPI_Get_address(&hi2, &ad[1]);
+    MPI_Type_create_struct(2, abl, ad, ats, &abs2);
+    MPI_Type_commit(&abs2);
+    IO_RC(MPI_File_read_at(fh, 2000, MPI_BOTTOM, 1, abs2, &st));
+    io_check_status(&st, abs2, 1, 2, "read into MPI_BOTTOM");
+    MTEST_CHECK(lo2 == lo && hi2 == hi, "read into MPI_BOTTOM gives %d, %d", lo2, hi2);
+    MPI_Type_free(&abs1);
+    MPI_Type_free(&abs2);
+
     MPI_Type_free(&vec);
     MPI_Type_free(&idx);
     MPI_Type_free(&str);
