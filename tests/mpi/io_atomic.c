@@ -2,14 +2,15 @@
  * io_atomic: consistency semantics (MPI-4.1 14.6.1).
  * Atomic mode (File_set_atomicity true), rounds of concurrent accesses
  * (argv[1]: rounds, default 12; argv[2]: region bytes, default 64 KiB):
- *   - all ranks write the same region at once, contiguous and through a
- *     view of blocks with gaps: afterwards the region holds one rank's data
- *     of that round entire (a header names the rank, every other byte must
- *     match it), the gaps untouched;
+ *   - all ranks write the same region at once, contiguous and through views
+ *     of 1000-byte and of 8-byte blocks with gaps: afterwards the region
+ *     holds one rank's data of that round entire (a header names the rank,
+ *     every other byte must match it), the gaps untouched;
  *   - rank r writes [r H, r H + 2 H) (each half overlaps a neighbour's):
  *     every overlapped half is one neighbour's entire;
- *   - rank 0 writes versions 1, 2, ... of a region while the others read it:
- *     every read sees one version entire;
+ *   - rank 0 writes versions 1, 2, ... of a region through the view of
+ *     8-byte blocks while the others read it: every read sees one version
+ *     entire;
  *   - a write followed by a barrier is seen by the neighbour's read without
  *     sync.
  * Non-atomic mode: a write, File_sync, barrier, File_sync, then the
@@ -61,11 +62,57 @@ static void describe(const unsigned char *buf, size_t n, int round, int salt, co
 
 /* ---- all ranks write one region ------------------------------------------------------ */
 
-static void test_same_region(int strided)
+/* A view of blocks of blk bytes every stride bytes (blk = 0: none); the
+ * bytes between the blocks hold 0xEE, written before (bytes never written
+ * at all would be undefined), never to be touched. Returns the file's
+ * length through the view for S bytes of data. */
+static size_t gapped_view(MPI_File fh, size_t blk, size_t stride, MPI_Datatype *ft)
 {
-    const char *what = strided ? "atomic writes of one region through a view with gaps"
-                               : "atomic writes of one region";
-    int salt = strided ? 2 : 1;
+    if (blk == 0)
+        return S;
+    size_t flen = (S - 1) / blk * stride + (S - 1) % blk + 1;
+    if (me == 0) {
+        unsigned char *ee = mtest_malloc(flen);
+        memset(ee, 0xEE, flen);
+        IO_RC(MPI_File_write_at(fh, 0, ee, (int)flen, MPI_BYTE, MPI_STATUS_IGNORE));
+        free(ee);
+    }
+    IO_RC(MPI_File_sync(fh));
+    MPI_Barrier(MPI_COMM_WORLD);
+    IO_RC(MPI_File_sync(fh));
+    MPI_Datatype v;
+    MPI_Type_contiguous((int)blk, MPI_BYTE, &v);
+    MPI_Type_create_resized(v, 0, (MPI_Aint)stride, ft);
+    MPI_Type_free(&v);
+    MPI_Type_commit(ft);
+    IO_RC(MPI_File_set_view(fh, 0, MPI_BYTE, *ft, "native", MPI_INFO_NULL));
+    return flen;
+}
+
+static void check_gaps(const char *path, size_t blk, size_t stride, size_t flen, const char *what)
+{
+    if (blk == 0 || me != 0)
+        return;
+    unsigned char *file = mtest_malloc(flen + 1);
+    long long n = io_posix_read(path, 0, file, flen + 1);
+    MTEST_CHECK(n == (long long)flen, "%s: the file has %lld bytes, expected %zu", what, n, flen);
+    for (size_t i = 0; i < flen; i++)
+        if (i % stride >= blk && !MTEST_CHECK(file[i] == 0xEE, "%s: gap byte %zu written", what, i))
+            break;
+    free(file);
+}
+
+/* ---- all ranks write one region ------------------------------------------------------ */
+
+/* kind 0: contiguous; 1: 1000-byte blocks every 1500 bytes; 2: 8-byte
+ * blocks every 16 (thousands of pieces: more than one system call) */
+static void test_same_region(int kind)
+{
+    static const char *names[] = {"atomic writes of one region", "atomic writes of one region through a view "
+                                  "of 1000-byte blocks", "atomic writes of one region through a view of 8-byte blocks"};
+    static const size_t blks[] = {0, 1000, 8}, strides[] = {0, 1500, 16};
+    const char *what = names[kind];
+    int salt = 1 + kind;
     char path[256];
     io_name(path, sizeof path, "atomic", MPI_COMM_WORLD);
     MPI_File fh;
@@ -74,25 +121,7 @@ static void test_same_region(int strided)
         return;
     IO_RC(MPI_File_set_atomicity(fh, 1));
     MPI_Datatype ft = MPI_DATATYPE_NULL;
-    size_t flen = (S - 1) / 1000 * 1500 + (S - 1) % 1000 + 1;   /* the file through the view */
-    if (strided) {
-        /* the gaps hold 0xEE, written before: never to be touched (bytes
-         * never written at all would be undefined) */
-        if (me == 0) {
-            unsigned char *ee = mtest_malloc(flen);
-            memset(ee, 0xEE, flen);
-            IO_RC(MPI_File_write_at(fh, 0, ee, (int)flen, MPI_BYTE, MPI_STATUS_IGNORE));
-            free(ee);
-        }
-        MPI_Barrier(MPI_COMM_WORLD);
-        /* 1000-byte blocks every 1500 bytes */
-        MPI_Datatype v;
-        MPI_Type_contiguous(1000, MPI_BYTE, &v);
-        MPI_Type_create_resized(v, 0, 1500, &ft);
-        MPI_Type_free(&v);
-        MPI_Type_commit(&ft);
-        IO_RC(MPI_File_set_view(fh, 0, MPI_BYTE, ft, "native", MPI_INFO_NULL));
-    }
+    size_t flen = gapped_view(fh, blks[kind], strides[kind], &ft);
     unsigned char *buf = mtest_malloc(S), *got = mtest_malloc(S);
     for (int round = 0; round < rounds; round++) {
         fill_region(buf, S, me, round, salt);
@@ -111,23 +140,10 @@ static void test_same_region(int strided)
         }
         MPI_Barrier(MPI_COMM_WORLD);
     }
-    if (strided && me == 0) {
-        /* the gaps: 500 bytes of 0xEE after every 1000 */
-        size_t nblk = (S + 999) / 1000;
-        unsigned char *file = mtest_malloc(nblk * 1500);
-        long long n = io_posix_read(path, 0, file, nblk * 1500);
-        MTEST_CHECK(n == (long long)flen, "%s: the file has %lld bytes, expected %zu", what, n, flen);
-        for (size_t b = 0; b + 1 < nblk; b++)
-            for (size_t i = 1000; i < 1500; i++)
-                if (!MTEST_CHECK(file[b * 1500 + i] == 0xEE, "%s: gap byte %zu written", what, b * 1500 + i)) {
-                    b = nblk;
-                    break;
-                }
-        free(file);
-    }
+    check_gaps(path, blks[kind], strides[kind], flen, what);
     free(buf);
     free(got);
-    if (strided)
+    if (ft != MPI_DATATYPE_NULL)
         MPI_Type_free(&ft);
     IO_RC(MPI_File_close(&fh));
 }
@@ -191,6 +207,8 @@ static void test_readers(void)
                              MPI_INFO_NULL, &fh)))
         return;
     IO_RC(MPI_File_set_atomicity(fh, 1));
+    MPI_Datatype ft = MPI_DATATYPE_NULL;
+    size_t flen = gapped_view(fh, 8, 16, &ft);
     unsigned char *buf = mtest_malloc(S);
     if (me == 0) {
         fill_region(buf, S, 0, 0, 4);
@@ -213,6 +231,9 @@ static void test_readers(void)
             }
         }
     }
+    MPI_Barrier(MPI_COMM_WORLD);
+    check_gaps(path, 8, 16, flen, what);
+    MPI_Type_free(&ft);
     free(buf);
     IO_RC(MPI_File_close(&fh));
 }
@@ -272,8 +293,8 @@ int main(int argc, char **argv)
         rounds = atoi(argv[1]);
     if (argc > 2 && mtest_parse_size(argv[2]) >= 64)
         S = mtest_parse_size(argv[2]) & ~(size_t)1;
-    test_same_region(0);
-    test_same_region(1);
+    for (int kind = 0; kind < 3; kind++)
+        test_same_region(kind);
     test_overlap();
     test_readers();
     test_visibility(1);
