@@ -3,7 +3,7 @@
  *   - explicit offsets: write_at/read_at of 0, 1, 7, 100, 1000 and 65537
  *     bytes at odd offsets in each rank's region of one shared file, data
  *     checked through MPI and POSIX, Get_count/Get_elements of each, count
- *     0 (status count 0), MPI_STATUS_IGNORE;
+ *     0 (status count 0, also from a NULL buffer), MPI_STATUS_IGNORE;
  *   - offsets in etypes of a view (disp 100, etype int): bytes land at
  *     100 + 4 * offset;
  *   - the individual file pointer on a file of each rank's own
@@ -64,6 +64,13 @@ static void test_explicit(void)
                 break;
         at += sizes[i] + 1;
     }
+    /* count 0 with a NULL buffer */
+    mtest_status_garbage(&st);
+    IO_RC(MPI_File_write_at(fh, base, NULL, 0, MPI_INT, &st));
+    io_check_status(&st, MPI_INT, 0, 0, "write_at of 0 ints from NULL");
+    mtest_status_garbage(&st);
+    IO_RC(MPI_File_read_at(fh, base, NULL, 0, MPI_INT, &st));
+    io_check_status(&st, MPI_INT, 0, 0, "read_at of 0 ints into NULL");
     /* ints at an int-sized offset, MPI_STATUS_IGNORE */
     int iv[5] = {me, -1, 123456789, 7, -me}, ig[5];
     IO_RC(MPI_File_write_at(fh, base + REGION - 20, iv, 5, MPI_INT, MPI_STATUS_IGNORE));

@@ -11,7 +11,7 @@
  *     record exactly once;
  *   - iwrite_shared/iread_shared the same, completed with Waitall;
  *   - seek_shared SEEK_SET/SEEK_CUR/SEEK_END and get_position_shared, in
- *     etypes under a view of ints;
+ *     etypes under a view of ints; another file's shared pointer unmoved;
  *   - write_ordered/read_ordered and write_ordered_begin/end,
  *     read_ordered_begin/end: rank r writes a different number of records
  *     (0 on ranks r % 3 == 2), the file holds them in rank order, the shared
@@ -210,6 +210,13 @@ static void test_seek(void)
     if (!IO_RC(MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE,
                              MPI_INFO_NULL, &fh)))
         return;
+    /* a second file open meanwhile keeps its own shared pointer */
+    char path2[256];
+    io_name(path2, sizeof path2, "seek2", MPI_COMM_WORLD);
+    MPI_File f2;
+    if (!IO_RC(MPI_File_open(MPI_COMM_WORLD, path2, MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE,
+                             MPI_INFO_NULL, &f2)))
+        f2 = MPI_FILE_NULL;
     IO_RC(MPI_File_set_view(fh, 8, MPI_INT, MPI_INT, "native", MPI_INFO_NULL));
     /* (get_position_shared is no collective: a barrier after each look
      * keeps the next seek from overtaking it) */
@@ -239,6 +246,10 @@ static void test_seek(void)
     MTEST_CHECK(ip == 0, "the individual pointer moved to %lld with the shared one", (long long)ip);
     if (!MTEST_MPICH_DEVIATION) /* MPICH 4.0.2 fails on rank 0 only and hangs */
         io_check_class(MPI_File_seek_shared(fh, -1, MPI_SEEK_SET), MPI_ERR_ARG, "seek_shared to -1");
+    if (f2 != MPI_FILE_NULL) {
+        MTEST_CHECK(spos(f2) == 0, "another file's shared pointer moved to %lld", (long long)spos(f2));
+        IO_RC(MPI_File_close(&f2));
+    }
     IO_RC(MPI_File_close(&fh));
 }
 
