@@ -9,11 +9,11 @@
  *     function sees the whole access at position 0, pieces at their item
  *     positions, and its failure is MPI_ERR_CONVERSION;
  *   - file layouts under a representation that doubles every extent:
- *     extents and runs of vector, hvector, indexed, struct, resized and
- *     subarray types, sizes of the file form, the extent function asked
- *     once per predefined type, dt itself when nothing changes; external32
- *     layouts of longs; MPI_CONVERSION_FN_NULL keeps native bytes in the
- *     wider slots. */
+ *     extents and data pieces of vector, hvector, indexed, struct, resized,
+ *     subarray and darray types, sizes of the file form, the extent
+ *     function asked once per predefined type, dt itself when nothing
+ *     changes; external32 layouts of longs; MPI_CONVERSION_FN_NULL keeps
+ *     native bytes in the wider slots. */
 #include "io/io.h"
 #include "core/dtype_dist.h"
 #include "unit.h"
@@ -345,6 +345,18 @@ static void test_layouts(void)
               MPI_SUCCESS, "subarray failed");
     check_layout("subarray", d, t, 160, 24, 0);
     CHECK(dmpi_datarep_file_type("test", d, t, &ft) == MPI_SUCCESS && ft->true_lb == 48, "subarray first int at %ld",
+          (long)ft->true_lb);
+    dmpi_dtype_release(ft);
+    dmpi_dtype_release(t);
+    /* darray: 4 x 5 doubles block-distributed over 2 x 1 processes, rank 1: rows 2 and 3 */
+    const MPI_Count gs[2] = {4, 5};
+    const int dist[2] = {MPI_DISTRIBUTE_BLOCK, MPI_DISTRIBUTE_BLOCK}, dargs[2] = {MPI_DISTRIBUTE_DFLT_DARG,
+                                                                                   MPI_DISTRIBUTE_DFLT_DARG};
+    const int ps[2] = {2, 1};
+    CHECK(dmpi_dtype_darray(2, 1, 2, gs, dist, dargs, ps, MPI_ORDER_C, false, dmpi_dtype_get(MPI_DOUBLE), &t) ==
+              MPI_SUCCESS && t->extent == 160 && t->true_lb == 80, "darray failed");
+    check_layout("darray", d, t, 320, 80, 0);
+    CHECK(dmpi_datarep_file_type("test", d, t, &ft) == MPI_SUCCESS && ft->true_lb == 160, "darray rows at %ld",
           (long)ft->true_lb);
     dmpi_dtype_release(ft);
     dmpi_dtype_release(t);
