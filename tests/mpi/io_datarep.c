@@ -414,7 +414,13 @@ static void test_errors(void)
         MPI_Status st;
         rc = MPI_File_write_at(fh, rank * 4, v, 4, MPI_INT, &st);
         mtest_check_class(rc, MPI_ERR_CONVERSION, "a write conversion function returning an error");
-        MTEST_RC(MPI_File_write_at(fh, rank * 4, v, 4, MPI_BYTE, &st));   /* no conversion for bytes */
+        /* data to read: written with POSIX, so the read really converts something */
+        int fd = open(path, O_WRONLY);
+        MTEST_CHECK(fd >= 0 && pwrite(fd, v, sizeof v, (off_t)rank * 16) == (ssize_t)sizeof v,
+                    "pwrite into the file failed");
+        if (fd >= 0)
+            close(fd);
+        MPI_Barrier(MPI_COMM_WORLD);
         rc = MPI_File_read_at(fh, rank * 4, v, 1, MPI_INT, &st);
         mtest_check_class(rc, MPI_ERR_CONVERSION, "a read conversion function returning an error");
     }
