@@ -3,6 +3,7 @@
  * checks, one call into io/, the error raised on the file. */
 #include "api/file_api.h"
 #include "core/info.h"
+#include <string.h>
 
 int dmpi_check_file(const char *fn, MPI_File h, dmpi_file_t **out)
 {
@@ -85,12 +86,23 @@ int dmpi_api_file_begin(const char *fn, MPI_File fh, int how, MPI_Offset offset,
     return MPI_SUCCESS;
 }
 
+/* One end call closes both begin forms: when the one in progress is the _c
+ * twin of begin, it is the begin this end closes. */
+static const char *begin_closed(const dmpi_file_t *f, const char *begin)
+{
+    const char *open = f->split.begin;
+    size_t n = strlen(begin);
+    if (open && strncmp(open, begin, n) == 0 && strcmp(open + n, "_c") == 0)
+        return open;
+    return begin;
+}
+
 int dmpi_api_file_end(const char *fn, const char *begin, MPI_File fh, const void *buf, MPI_Status *status)
 {
     dmpi_file_t *f = NULL;
     int err;
     if ((err = dmpi_check_file(fn, fh, &f)) || (err = dmpi_check_status(fn, status)) ||
-        (err = dmpi_file_split_end(fn, begin, f, buf, status == MPI_STATUS_IGNORE ? NULL : status)))
+        (err = dmpi_file_split_end(fn, begin_closed(f, begin), f, buf, status == MPI_STATUS_IGNORE ? NULL : status)))
         return dmpi_api_file_error(f, fn, err);
     return MPI_SUCCESS;
 }
