@@ -236,16 +236,16 @@ static int move_converted(access_t *a)
     MPI_Count e = 0;
     while (e < a->count) {
         MPI_Count k = a->count - e < per ? a->count - e : per;
-        char *ubuf = a->buf + (MPI_Aint)e * a->dt->extent;
+        MPI_Offset items = e * (MPI_Offset)a->dt->nbasic;   /* the position conversion functions see */
         size_t got = 0;
         if (a->write) {
-            if ((err = dmpi_datarep_to_file(a->fn, rep, a->dt, ubuf, k, stage, e)) != MPI_SUCCESS)
+            if ((err = dmpi_datarep_to_file(a->fn, rep, a->dt, a->buf, k, stage, items)) != MPI_SUCCESS)
                 break;
             err = file_side(a->fn, a->f, true, a->s + e * fsz, stage, (size_t)(k * fsz), &got);
         } else {
             err = file_side(a->fn, a->f, false, a->s + e * fsz, stage, (size_t)(k * fsz), &got);
             MPI_Count whole = (MPI_Count)got / fsz;
-            int e2 = whole > 0 ? dmpi_datarep_from_file(a->fn, rep, a->dt, ubuf, whole, stage, e) : MPI_SUCCESS;
+            int e2 = whole > 0 ? dmpi_datarep_from_file(a->fn, rep, a->dt, a->buf, whole, stage, items) : MPI_SUCCESS;
             if (err == MPI_SUCCESS)
                 err = e2;
         }

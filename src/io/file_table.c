@@ -77,7 +77,8 @@ void dmpi_file_set_default_errhandler(MPI_Errhandler e)
 
 /* MPI_Finalize: files the program left open are closed here, each rank on
  * its own (no communication: the job is ending). Their windows go with the
- * one-sided layer's finalize, which comes later. */
+ * one-sided layer's finalize, which comes later. Then the registered data
+ * representations go. */
 void dmpi_io_finalize(void)
 {
     for (int i = highest; i > 0; i--)
@@ -90,4 +91,5 @@ void dmpi_io_finalize(void)
     nslots = highest = 0;
     dmpi_errhandler_release(default_eh);
     default_eh = MPI_ERRORS_RETURN;
+    dmpi_datarep_finalize();
 }
