@@ -297,7 +297,7 @@ int io_access_check(const char *fn, dmpi_file_t *f, int how, MPI_Offset offset, 
                         "only the shared file pointer", fn);
     if (pos == DMPI_IO_AT && offset < 0)
         return dmpi_err(MPI_ERR_ARG, "%s: offset %ld is negative", fn, (long)offset);
-    if (count > 0 && dt->size % f->etype->size != 0)
+    if (count > 0 && !io_made_of(f->etype, dt))
         return dmpi_err(MPI_ERR_TYPE, "%s: datatype %s (%zu bytes) is not made of whole etypes %s (%zu bytes)", fn,
                         dmpi_dtype_desc(dt), dt->size, dmpi_dtype_desc(f->etype), f->etype->size);
     return MPI_SUCCESS;

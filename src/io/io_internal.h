@@ -38,6 +38,10 @@ MPI_Offset io_view_offset(const dmpi_file_t *f, MPI_Offset s);
 /* Stream bytes of the view that lie before file offset end (the file size). */
 MPI_Offset io_view_bytes_before(const dmpi_file_t *f, MPI_Offset end);
 
+/* Whether t's type signature is a whole number of et's (MPI_BYTE and
+ * MPI_PACKED on either side match any data). */
+bool io_made_of(const dmpi_dtype_t *et, const dmpi_dtype_t *t);
+
 /* Walks the file ranges of a run of stream bytes, merging ranges that touch. */
 typedef struct io_seg_iter {
     const dmpi_file_t *f;

@@ -30,6 +30,79 @@ static bool monotone(const dmpi_dtype_t *dt)
     return true;
 }
 
+/* ---- type signatures ---------------------------------------------------------- */
+
+/* An etype's signature: runs of n predefined elements of one type. */
+typedef struct sig {
+    MPI_Datatype *t;
+    size_t *n;
+    int len, cap;
+    int i;                       /* matching: the run reached, and the elements of it passed */
+    size_t k;
+} sig_t;
+
+static int sig_add(void *ctx, dmpi_dtype_t *b, MPI_Aint disp, size_t n)
+{
+    sig_t *s = ctx;
+    (void)disp;
+    if (s->len > 0 && s->t[s->len - 1] == b->handle) {
+        s->n[s->len - 1] += n;
+        return 0;
+    }
+    if (s->len == s->cap) {
+        int cap = s->cap ? 2 * s->cap : 8;
+        MPI_Datatype *t = realloc(s->t, (size_t)cap * sizeof *t);
+        size_t *m = t ? realloc(s->n, (size_t)cap * sizeof *m) : NULL;
+        if (t)
+            s->t = t;
+        if (!m)
+            return 1;
+        s->n = m;
+        s->cap = cap;
+    }
+    s->t[s->len] = b->handle;
+    s->n[s->len++] = n;
+    return 0;
+}
+
+static int sig_match(void *ctx, dmpi_dtype_t *b, MPI_Aint disp, size_t n)
+{
+    sig_t *s = ctx;
+    (void)disp;
+    while (n > 0) {
+        if (b->handle != s->t[s->i])
+            return 1;
+        size_t m = s->n[s->i] - s->k < n ? s->n[s->i] - s->k : n;
+        n -= m;
+        if ((s->k += m) == s->n[s->i]) {
+            s->k = 0;
+            s->i = (s->i + 1) % s->len;
+        }
+    }
+    return 0;
+}
+
+/* Bytes and packed data: they match any data, as in ROMIO. */
+static bool untyped(const dmpi_dtype_t *t) { return t->basic == MPI_BYTE || t->basic == MPI_PACKED; }
+
+bool io_made_of(const dmpi_dtype_t *et, const dmpi_dtype_t *t)
+{
+    if (t->size == 0)
+        return true;
+    if (et->size == 0 || t->size % et->size != 0)
+        return false;
+    if (untyped(et) || untyped(t))
+        return true;
+    if (et->basic != MPI_DATATYPE_NULL && t->basic != MPI_DATATYPE_NULL)
+        return et->basic == t->basic;
+    sig_t s = {0};
+    bool ok = dmpi_dtype_walk(et, 1, sig_add, &s) == 0 && s.len > 0 && dmpi_dtype_walk(t, 1, sig_match, &s) == 0 &&
+              s.i == 0 && s.k == 0;
+    free(s.t);
+    free(s.n);
+    return ok;
+}
+
 /* The layout of filetype ft (already in the file's extents); esize the etype's size there. */
 static int layout_make(const char *fn, const dmpi_dtype_t *ft, MPI_Offset esize, bool converts, io_layout_t **out)
 {
@@ -247,7 +320,7 @@ static int prepare(const char *fn, dmpi_file_t *f, MPI_Offset disp, dmpi_dtype_t
     if (!monotone(ftype))
         return dmpi_err(MPI_ERR_TYPE, "%s: filetype %s has negative or decreasing displacements", fn,
                         dmpi_dtype_desc(ftype));
-    if (ftype->size % etype->size != 0)
+    if (!io_made_of(etype, ftype))
         return dmpi_err(MPI_ERR_TYPE, "%s: filetype %s is not made of etypes %s (%zu bytes of data, etype %zu)", fn,
                         dmpi_dtype_desc(ftype), dmpi_dtype_desc(etype), ftype->size, etype->size);
     if (ftype->size > 0 && ftype->extent <= 0)
