@@ -26,7 +26,8 @@
 
 #define IO_IOV 1024              /* iovecs per preadv/pwritev (Linux's UIO_MAXIOV) */
 #define IO_SMALL_BLOCK 256       /* memory blocks below this are packed rather than sent as iovecs */
-#define IO_SIEVE_BLOCK 65536     /* views of smaller pieces are read through a sieve buffer */
+#define IO_SIEVE_BLOCK 65536     /* views of smaller pieces are read and written through a sieve */
+#define IO_SIEVE_SPAN ((MPI_Offset)16 << 20)   /* the largest file range one sieve covers */
 
 /* ---- system calls -------------------------------------------------------- */
 
@@ -73,8 +74,8 @@ static int xfer1(const char *fn, const dmpi_file_t *f, bool write, void *p, size
     return xfer(fn, f, write, &iov, 1, off, done);
 }
 
-/* Atomic mode: a byte-range lock (read or write) over [lo, hi), or its release. */
-static int lock_range(const char *fn, const dmpi_file_t *f, short type, MPI_Offset lo, MPI_Offset hi)
+/* A byte-range lock (read or write) over [lo, hi), or its release: 0 or an errno value. */
+static int try_lock(const dmpi_file_t *f, short type, MPI_Offset lo, MPI_Offset hi)
 {
     struct flock l = {.l_type = type, .l_whence = SEEK_SET, .l_start = lo, .l_len = hi - lo};
     int cmd = F_SETLKW;
@@ -83,7 +84,7 @@ static int lock_range(const char *fn, const dmpi_file_t *f, short type, MPI_Offs
 #endif
     for (;;) {
         if (fcntl(f->fd, cmd, &l) == 0)
-            return MPI_SUCCESS;
+            return 0;
         if (errno == EINTR)
             continue;
 #ifdef F_OFD_SETLKW
@@ -92,8 +93,54 @@ static int lock_range(const char *fn, const dmpi_file_t *f, short type, MPI_Offs
             continue;
         }
 #endif
-        return io_errno(fn, "lock a range of", f->path, errno);
+        return errno;
     }
+}
+
+static int lock_range(const char *fn, const dmpi_file_t *f, short type, MPI_Offset lo, MPI_Offset hi)
+{
+    int e = try_lock(f, type, lo, hi);
+    return e ? io_errno(fn, "lock a range of", f->path, e) : MPI_SUCCESS;
+}
+
+/* Outside atomic mode, every write holds a write lock over the range it
+ * writes, so that no write lands between the read and the write back of
+ * another rank's read-modify-write (sieve_write). A file system without
+ * locks gets neither: plain writes, one per piece. false: no lock taken. */
+static bool write_lock(const char *fn, const dmpi_file_t *f, MPI_Offset lo, MPI_Offset hi, int *err)
+{
+    *err = MPI_SUCCESS;
+    if (f->atomic || (f->view->flags & IO_NO_LOCKS) || hi <= lo)
+        return false;            /* atomic mode: the whole access holds its lock already */
+    int e = try_lock(f, F_WRLCK, lo, hi);
+    if (e == 0)
+        return true;
+    if (e == ENOLCK || e == EINVAL || e == EOPNOTSUPP || e == ENOSYS)
+        f->view->flags |= IO_NO_LOCKS;
+    else
+        *err = io_errno(fn, "lock a range of", f->path, e);
+    return false;
+}
+
+static void write_unlock(const dmpi_file_t *f, bool locked, MPI_Offset lo, MPI_Offset hi)
+{
+    if (locked)
+        try_lock(f, F_UNLCK, lo, hi);
+}
+
+/* One contiguous range of the file written under its lock (or read). */
+static int xfer_range(const char *fn, const dmpi_file_t *f, bool write, struct iovec *iov, int k, MPI_Offset off,
+                      size_t len, size_t *done)
+{
+    int err;
+    bool locked = write && write_lock(fn, f, off, off + (MPI_Offset)len, &err);
+    if (write && err != MPI_SUCCESS) {
+        *done = 0;
+        return err;
+    }
+    err = xfer(fn, f, write, iov, k, off, done);
+    write_unlock(f, locked, off, off + (MPI_Offset)len);
+    return err;
 }
 
 /* ---- the file side: stream bytes <-> a contiguous buffer --------------------- */
@@ -128,17 +175,56 @@ static int sieve_read(const char *fn, const dmpi_file_t *f, MPI_Offset s, char *
     return err;
 }
 
-/* Moves stream bytes [s, s + m) between the file and buf; *got: the bytes
- * moved (a read stops at the end of the file). */
-static int file_side(const char *fn, const dmpi_file_t *f, bool write, MPI_Offset s, char *buf, size_t m,
-                     size_t *got)
+/* Writes stream bytes [s, s + m) from buf by read-modify-write of the file
+ * range they span, under a write lock. *done false: nothing was written
+ * (no locks, or no memory): the caller writes piece by piece. */
+static int sieve_write(const char *fn, const dmpi_file_t *f, MPI_Offset s, const char *buf, size_t m,
+                       MPI_Offset lo, MPI_Offset hi, bool *done)
+{
+    *done = false;
+    size_t span = (size_t)(hi - lo), have = 0;
+    char *sieve = malloc(span);
+    if (!sieve)
+        return MPI_SUCCESS;      /* piece by piece needs no buffer */
+    int err;
+    bool locked = write_lock(fn, f, lo, hi, &err);
+    if (err != MPI_SUCCESS || (!locked && !f->atomic)) {
+        free(sieve);
+        return err;
+    }
+    err = xfer1(fn, f, false, sieve, span, lo, &have);
+    if (err == MPI_SUCCESS) {
+        memset(sieve + have, 0, span - have);  /* beyond the end: the holes read as zeros */
+        io_seg_iter_t it;
+        io_seg_start(&it, f, s);
+        for (size_t q = 0; q < m;) {
+            MPI_Offset off, len = io_seg_next(&it, (MPI_Offset)(m - q), &off);
+            memcpy(sieve + (off - lo), buf + q, (size_t)len);
+            q += (size_t)len;
+        }
+        size_t wrote;
+        err = xfer1(fn, f, true, sieve, span, lo, &wrote);
+        *done = true;
+    }
+    write_unlock(f, locked, lo, hi);
+    free(sieve);
+    return err;
+}
+
+/* Whether the view's pieces are small (and dense) enough to read and write
+ * through a sieve. */
+static bool sieved(const dmpi_file_t *f, bool write)
 {
     const struct io_view *v = f->view;
-    if (!write && !v->contig && v->tile_size / v->blocks < IO_SIEVE_BLOCK) {
-        MPI_Offset lo = io_view_offset(f, s), hi = io_view_offset(f, s + (MPI_Offset)m - 1) + 1;
-        if (hi > lo && hi - lo <= 4 * (MPI_Offset)m + IO_SIEVE_BLOCK)
-            return sieve_read(fn, f, s, buf, m, lo, hi, got);
-    }
+    if (v->contig || v->tile_size / v->blocks >= IO_SIEVE_BLOCK || v->tile_extent > 64 * v->tile_size)
+        return false;
+    return !write || !(v->flags & (IO_NO_LOCKS | IO_NO_RMW));
+}
+
+/* Stream bytes [s, s + m) one file range at a time. */
+static int piecewise(const char *fn, const dmpi_file_t *f, bool write, MPI_Offset s, char *buf, size_t m,
+                     size_t *got)
+{
     io_seg_iter_t it;
     io_seg_start(&it, f, s);
     size_t q = 0;
@@ -146,9 +232,48 @@ static int file_side(const char *fn, const dmpi_file_t *f, bool write, MPI_Offse
     while (q < m) {
         MPI_Offset off, len = io_seg_next(&it, (MPI_Offset)(m - q), &off);
         size_t done;
-        err = xfer1(fn, f, write, buf + q, (size_t)len, off, &done);
+        struct iovec iov = {buf + q, (size_t)len};
+        err = xfer_range(fn, f, write, &iov, 1, off, (size_t)len, &done);
         q += done;
         if (err != MPI_SUCCESS || done < (size_t)len)
+            break;
+    }
+    *got = q;
+    return err;
+}
+
+/* Moves stream bytes [s, s + m) between the file and buf; *got: the bytes
+ * moved (a read stops at the end of the file). Through a sieve, parts of
+ * the stream whose file range is at most IO_SIEVE_SPAN bytes at a time. */
+static int file_side(const char *fn, const dmpi_file_t *f, bool write, MPI_Offset s, char *buf, size_t m,
+                     size_t *got)
+{
+    if (!sieved(f, write))
+        return piecewise(fn, f, write, s, buf, m, got);
+    int err = MPI_SUCCESS;
+    size_t q = 0, part = m;
+    while (q < m && err == MPI_SUCCESS) {
+        if (part > m - q)
+            part = m - q;
+        MPI_Offset lo = io_view_offset(f, s + (MPI_Offset)q), hi;
+        while ((hi = io_view_offset(f, s + (MPI_Offset)(q + part) - 1) + 1) - lo > IO_SIEVE_SPAN &&
+               part > IO_SIEVE_BLOCK)
+            part /= 2;
+        size_t n = 0;
+        bool done = false;
+        if (hi - lo <= IO_SIEVE_SPAN) {
+            if (!write) {
+                err = sieve_read(fn, f, s + (MPI_Offset)q, buf + q, part, lo, hi, &n);
+                done = true;
+            } else if ((err = sieve_write(fn, f, s + (MPI_Offset)q, buf + q, part, lo, hi, &done)) == MPI_SUCCESS &&
+                       done) {
+                n = part;
+            }
+        }
+        if (!done && err == MPI_SUCCESS)
+            err = piecewise(fn, f, write, s + (MPI_Offset)q, buf + q, part, &n);
+        q += n;
+        if (n < part)
             break;
     }
     *got = q;
@@ -180,7 +305,7 @@ static int move_direct(access_t *a)
         while (q < len) {
             size_t cov, done;
             int k = dmpi_dtype_iov(a->dt, a->buf, (size_t)(p + q), (size_t)(len - q), iov, IO_IOV, &cov);
-            int err = xfer(a->fn, a->f, a->write, iov, k, off + q, &done);
+            int err = xfer_range(a->fn, a->f, a->write, iov, k, off + q, cov, &done);
             q += (MPI_Offset)done;
             if (err != MPI_SUCCESS || done < cov) {
                 a->moved = p + q;
@@ -276,8 +401,7 @@ static int move(access_t *a)
     const struct io_view *v = a->f->view;
     if (v->converts)
         return move_converted(a);
-    bool sieve = !a->write && !v->contig && v->tile_size / v->blocks < IO_SIEVE_BLOCK;
-    if (large_blocks(a->dt) && !sieve)
+    if (large_blocks(a->dt) && !sieved(a->f, a->write))
         return move_direct(a);
     return move_packed(a);
 }

@@ -49,12 +49,16 @@ static int check_amode(const char *fn, int amode)
     return MPI_SUCCESS;
 }
 
-static int open_fd(const char *fn, const char *path, int flags, unsigned perm, int *fd)
+static int open_fd(const char *fn, const char *path, int amode, int flags, unsigned perm, int *fd)
 {
     int d;
     do
         d = open(path, flags | O_CLOEXEC, (mode_t)perm);
     while (d < 0 && errno == EINTR);
+    if (d < 0 && errno == EACCES && (amode & MPI_MODE_WRONLY))   /* not readable: write-only it is */
+        do
+            d = open(path, (flags & ~O_ACCMODE) | O_WRONLY | O_CLOEXEC, (mode_t)perm);
+        while (d < 0 && errno == EINTR);
     if (d < 0)
         return io_errno(fn, "open", path, errno);
     struct stat st;
@@ -87,11 +91,12 @@ static int open_here(const char *fn, dmpi_file_t *f, int flags, struct dmpi_info
 {
     int err = MPI_SUCCESS;
     if (f->fd < 0)
-        err = open_fd(fn, f->path, flags, io_info_perm(info), &f->fd);
+        err = open_fd(fn, f->path, f->amode, flags, io_info_perm(info), &f->fd);
     if (err == MPI_SUCCESS)
         err = io_info_open(f, info);
-    if (err == MPI_SUCCESS)
-        err = io_view_default(f);
+    if (err == MPI_SUCCESS && (err = io_view_default(f)) == MPI_SUCCESS &&
+        (fcntl(f->fd, F_GETFL) & O_ACCMODE) == O_WRONLY)
+        f->view->flags |= IO_NO_RMW;          /* no read-modify-write without reading */
     if (err == MPI_SUCCESS)
         err = io_table_add(f);
     return err;
@@ -123,11 +128,13 @@ int dmpi_file_open(dmpi_comm_t *comm, const char *filename, int amode, struct dm
     err = io_agree(fn, c, mine, same, 2);
     if (err == MPI_SUCCESS && !io_same_ok(same))
         err = dmpi_err(MPI_ERR_NOT_SAME, "%s: the ranks passed different amodes", fn);
-    int rw = amode & MPI_MODE_RDWR ? O_RDWR : amode & MPI_MODE_WRONLY ? O_WRONLY : O_RDONLY;
+    /* write-only files are opened for reading too where allowed: data
+     * sieving writes by read-modify-write (io/access.c) */
+    int rw = amode & (MPI_MODE_RDWR | MPI_MODE_WRONLY) ? O_RDWR : O_RDONLY;
     int flags = rw | (amode & MPI_MODE_CREATE ? O_CREAT : 0) | (amode & MPI_MODE_EXCL ? O_EXCL : 0);
     if (err == MPI_SUCCESS && (amode & MPI_MODE_CREATE) && c->size > 1) {
         /* rank 0 creates; its outcome is everyone's */
-        mine = c->rank == 0 ? open_fd(fn, f->path, flags, io_info_perm(info), &f->fd) : MPI_SUCCESS;
+        mine = c->rank == 0 ? open_fd(fn, f->path, f->amode, flags, io_info_perm(info), &f->fd) : MPI_SUCCESS;
         err = io_agree(fn, c, mine, NULL, 0);
         flags &= ~(O_CREAT | O_EXCL);
     }

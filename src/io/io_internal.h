@@ -27,7 +27,9 @@ struct io_view {
     MPI_Offset blocks;           /* blocks in one filetype (at least 1): tile_size / blocks is their mean size */
     bool contig;                 /* one piece at 0 as long as the extent: stream byte s is disp + s */
     bool converts;               /* the representation converts data (dmpi_datarep_converts) */
+    unsigned flags;              /* IO_NO_LOCKS, IO_NO_RMW: what the file showed it cannot do (kept by set_view) */
 };
+enum { IO_NO_LOCKS = 1, IO_NO_RMW = 2 };
 
 /* ---- view.c ---------------------------------------------------------------- */
 /* The default view (disp 0, etype = filetype = MPI_BYTE, "native"). */

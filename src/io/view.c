@@ -369,6 +369,7 @@ int dmpi_file_set_view(dmpi_file_t *f, MPI_Offset disp, dmpi_dtype_t *etype, dmp
         layout_free(l);
         return err;
     }
+    l->flags = f->view->flags;
     io_view_free(f);
     dmpi_dtype_retain(etype);
     dmpi_dtype_retain(ftype);
