@@ -173,16 +173,24 @@ typedef struct {
     MPI_Fint MPI_ERROR;
 } MPI_F08_status;
 
-/* Data representation callbacks (MPI_Register_datarep); dmpi has no MPI-IO
- * yet, but the types and their null value are part of the C interface */
+
+/* [IO] Files (MPI-IO) */
+/* Error handler callback of a file (and its MPI-2.0 name): *file is the
+ * file's handle, a pointer in this ABI */
+typedef void (MPI_File_errhandler_function)(MPI_File *file, int *errcode, ...);
+typedef MPI_File_errhandler_function MPI_File_errhandler_fn;
+/* Data representation callbacks (MPI_Register_datarep, MPI_Register_datarep_c):
+ * convert count elements of datatype between userbuf and filebuf, position
+ * being the first element's index within the access; the extent function
+ * gives a predefined type's extent in the file */
 typedef int (MPI_Datarep_conversion_function)(void *userbuf, MPI_Datatype datatype, int count, void *filebuf,
                                               MPI_Offset position, void *extra_state);
 typedef int (MPI_Datarep_extent_function)(MPI_Datatype datatype, MPI_Aint *file_extent, void *extra_state);
 typedef int (MPI_Datarep_conversion_function_c)(void *userbuf, MPI_Datatype datatype, MPI_Count count,
                                                 void *filebuf, MPI_Offset position, void *extra_state);
+/* No conversion: the file holds the bytes as they are in memory */
 #define MPI_CONVERSION_FN_NULL   ((MPI_Datarep_conversion_function *)0)
 #define MPI_CONVERSION_FN_NULL_C ((MPI_Datarep_conversion_function_c *)0)
-
 
 /* [TOOLS] Tools interface (MPI_T) */
 struct MPIR_T_enum_s;
@@ -1734,6 +1742,149 @@ int MPI_Request_get_status_some(int incount, const MPI_Request array_of_requests
 /* MPI-4.1 hardware resource information */
 int MPI_Get_hw_resource_info(MPI_Info *hw_info) DMPI_API;
 
+/* [IO] Files (MPI-IO): open, close, delete; manipulation; views; data access at explicit
+ * offsets, through the individual and the shared file pointer, collective, nonblocking and
+ * split; positioning; data representations; error handlers of files */
+int MPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh) DMPI_API;
+int MPI_File_close(MPI_File *fh) DMPI_API;
+int MPI_File_delete(const char *filename, MPI_Info info) DMPI_API;
+int MPI_File_set_size(MPI_File fh, MPI_Offset size) DMPI_API;
+int MPI_File_preallocate(MPI_File fh, MPI_Offset size) DMPI_API;
+int MPI_File_get_size(MPI_File fh, MPI_Offset *size) DMPI_API;
+int MPI_File_get_group(MPI_File fh, MPI_Group *group) DMPI_API;
+int MPI_File_get_amode(MPI_File fh, int *amode) DMPI_API;
+int MPI_File_set_info(MPI_File fh, MPI_Info info) DMPI_API;
+int MPI_File_get_info(MPI_File fh, MPI_Info *info_used) DMPI_API;
+int MPI_File_set_atomicity(MPI_File fh, int flag) DMPI_API;
+int MPI_File_get_atomicity(MPI_File fh, int *flag) DMPI_API;
+int MPI_File_sync(MPI_File fh) DMPI_API;
+int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype, const char *datarep,
+                      MPI_Info info) DMPI_API;
+int MPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_Datatype *filetype,
+                      char *datarep) DMPI_API;
+int MPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent) DMPI_API;
+int MPI_File_get_type_extent_c(MPI_File fh, MPI_Datatype datatype, MPI_Count *extent) DMPI_API;
+int MPI_File_seek(MPI_File fh, MPI_Offset offset, int whence) DMPI_API;
+int MPI_File_get_position(MPI_File fh, MPI_Offset *offset) DMPI_API;
+int MPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp) DMPI_API;
+int MPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence) DMPI_API;
+int MPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset) DMPI_API;
+/* Data access at explicit offsets */
+int MPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
+                     MPI_Status *status) DMPI_API;
+int MPI_File_read_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype,
+                       MPI_Status *status) DMPI_API;
+int MPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
+                         MPI_Status *status) DMPI_API;
+int MPI_File_read_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype,
+                           MPI_Status *status) DMPI_API;
+int MPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype,
+                      MPI_Status *status) DMPI_API;
+int MPI_File_write_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                        MPI_Status *status) DMPI_API;
+int MPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype,
+                          MPI_Status *status) DMPI_API;
+int MPI_File_write_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count,
+                            MPI_Datatype datatype, MPI_Status *status) DMPI_API;
+int MPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
+                      MPI_Request *request) DMPI_API;
+int MPI_File_iread_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype,
+                        MPI_Request *request) DMPI_API;
+int MPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
+                          MPI_Request *request) DMPI_API;
+int MPI_File_iread_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype,
+                            MPI_Request *request) DMPI_API;
+int MPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype,
+                       MPI_Request *request) DMPI_API;
+int MPI_File_iwrite_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                         MPI_Request *request) DMPI_API;
+int MPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype,
+                           MPI_Request *request) DMPI_API;
+int MPI_File_iwrite_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count,
+                             MPI_Datatype datatype, MPI_Request *request) DMPI_API;
+/* Data access through the individual file pointer */
+int MPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status) DMPI_API;
+int MPI_File_read_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status) DMPI_API;
+int MPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status) DMPI_API;
+int MPI_File_read_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                        MPI_Status *status) DMPI_API;
+int MPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status) DMPI_API;
+int MPI_File_write_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                     MPI_Status *status) DMPI_API;
+int MPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status) DMPI_API;
+int MPI_File_write_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                         MPI_Status *status) DMPI_API;
+int MPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request) DMPI_API;
+int MPI_File_iread_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                     MPI_Request *request) DMPI_API;
+int MPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request) DMPI_API;
+int MPI_File_iread_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                         MPI_Request *request) DMPI_API;
+int MPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request) DMPI_API;
+int MPI_File_iwrite_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                      MPI_Request *request) DMPI_API;
+int MPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                        MPI_Request *request) DMPI_API;
+int MPI_File_iwrite_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                          MPI_Request *request) DMPI_API;
+/* Data access through the shared file pointer, and in rank order */
+int MPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status) DMPI_API;
+int MPI_File_read_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                           MPI_Status *status) DMPI_API;
+int MPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                          MPI_Status *status) DMPI_API;
+int MPI_File_write_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                            MPI_Status *status) DMPI_API;
+int MPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request) DMPI_API;
+int MPI_File_iread_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                            MPI_Request *request) DMPI_API;
+int MPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                           MPI_Request *request) DMPI_API;
+int MPI_File_iwrite_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                             MPI_Request *request) DMPI_API;
+int MPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status) DMPI_API;
+int MPI_File_read_ordered_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                            MPI_Status *status) DMPI_API;
+int MPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                           MPI_Status *status) DMPI_API;
+int MPI_File_write_ordered_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                             MPI_Status *status) DMPI_API;
+/* Split collective data access */
+int MPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype) DMPI_API;
+int MPI_File_read_at_all_begin_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
+                                 MPI_Datatype datatype) DMPI_API;
+int MPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status) DMPI_API;
+int MPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                                MPI_Datatype datatype) DMPI_API;
+int MPI_File_write_at_all_begin_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count,
+                                  MPI_Datatype datatype) DMPI_API;
+int MPI_File_write_at_all_end(MPI_File fh, const void *buf, MPI_Status *status) DMPI_API;
+int MPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype) DMPI_API;
+int MPI_File_read_all_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype) DMPI_API;
+int MPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *status) DMPI_API;
+int MPI_File_write_all_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype) DMPI_API;
+int MPI_File_write_all_begin_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype) DMPI_API;
+int MPI_File_write_all_end(MPI_File fh, const void *buf, MPI_Status *status) DMPI_API;
+int MPI_File_read_ordered_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype) DMPI_API;
+int MPI_File_read_ordered_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype) DMPI_API;
+int MPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status) DMPI_API;
+int MPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype) DMPI_API;
+int MPI_File_write_ordered_begin_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype) DMPI_API;
+int MPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status) DMPI_API;
+/* Data representations */
+int MPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn,
+                         MPI_Datarep_conversion_function *write_conversion_fn,
+                         MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state) DMPI_API;
+int MPI_Register_datarep_c(const char *datarep, MPI_Datarep_conversion_function_c *read_conversion_fn,
+                           MPI_Datarep_conversion_function_c *write_conversion_fn,
+                           MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state) DMPI_API;
+/* Error handlers of files (MPI_FILE_NULL's is the one files start with) */
+int MPI_File_create_errhandler(MPI_File_errhandler_function *file_errhandler_fn,
+                               MPI_Errhandler *errhandler) DMPI_API;
+int MPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler) DMPI_API;
+int MPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler) DMPI_API;
+int MPI_File_call_errhandler(MPI_File fh, int errorcode) DMPI_API;
+
 /* [TOOLS] Tools interface (MPI_T) */
 int MPI_T_init_thread(int required, int *provided) DMPI_API;
 int MPI_T_finalize(void) DMPI_API;
@@ -2853,6 +3004,149 @@ int PMPI_Get_hw_resource_info(MPI_Info *hw_info) DMPI_API;
 #define PMPI_Message_f2c(msg)           ((MPI_Message)(msg))
 #define PMPI_Session_c2f(session)       ((MPI_Fint)(session))
 #define PMPI_Session_f2c(session)       ((MPI_Session)(session))
+
+/* [IO] Files (MPI-IO): open, close, delete; manipulation; views; data access at explicit
+ * offsets, through the individual and the shared file pointer, collective, nonblocking and
+ * split; positioning; data representations; error handlers of files */
+int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh) DMPI_API;
+int PMPI_File_close(MPI_File *fh) DMPI_API;
+int PMPI_File_delete(const char *filename, MPI_Info info) DMPI_API;
+int PMPI_File_set_size(MPI_File fh, MPI_Offset size) DMPI_API;
+int PMPI_File_preallocate(MPI_File fh, MPI_Offset size) DMPI_API;
+int PMPI_File_get_size(MPI_File fh, MPI_Offset *size) DMPI_API;
+int PMPI_File_get_group(MPI_File fh, MPI_Group *group) DMPI_API;
+int PMPI_File_get_amode(MPI_File fh, int *amode) DMPI_API;
+int PMPI_File_set_info(MPI_File fh, MPI_Info info) DMPI_API;
+int PMPI_File_get_info(MPI_File fh, MPI_Info *info_used) DMPI_API;
+int PMPI_File_set_atomicity(MPI_File fh, int flag) DMPI_API;
+int PMPI_File_get_atomicity(MPI_File fh, int *flag) DMPI_API;
+int PMPI_File_sync(MPI_File fh) DMPI_API;
+int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype, const char *datarep,
+                       MPI_Info info) DMPI_API;
+int PMPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_Datatype *filetype,
+                       char *datarep) DMPI_API;
+int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent) DMPI_API;
+int PMPI_File_get_type_extent_c(MPI_File fh, MPI_Datatype datatype, MPI_Count *extent) DMPI_API;
+int PMPI_File_seek(MPI_File fh, MPI_Offset offset, int whence) DMPI_API;
+int PMPI_File_get_position(MPI_File fh, MPI_Offset *offset) DMPI_API;
+int PMPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp) DMPI_API;
+int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence) DMPI_API;
+int PMPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset) DMPI_API;
+/* Data access at explicit offsets */
+int PMPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
+                      MPI_Status *status) DMPI_API;
+int PMPI_File_read_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype,
+                        MPI_Status *status) DMPI_API;
+int PMPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
+                          MPI_Status *status) DMPI_API;
+int PMPI_File_read_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype,
+                            MPI_Status *status) DMPI_API;
+int PMPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype,
+                       MPI_Status *status) DMPI_API;
+int PMPI_File_write_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                         MPI_Status *status) DMPI_API;
+int PMPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype,
+                           MPI_Status *status) DMPI_API;
+int PMPI_File_write_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count,
+                             MPI_Datatype datatype, MPI_Status *status) DMPI_API;
+int PMPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
+                       MPI_Request *request) DMPI_API;
+int PMPI_File_iread_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype,
+                         MPI_Request *request) DMPI_API;
+int PMPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
+                           MPI_Request *request) DMPI_API;
+int PMPI_File_iread_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype,
+                             MPI_Request *request) DMPI_API;
+int PMPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype,
+                        MPI_Request *request) DMPI_API;
+int PMPI_File_iwrite_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                          MPI_Request *request) DMPI_API;
+int PMPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype,
+                            MPI_Request *request) DMPI_API;
+int PMPI_File_iwrite_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count,
+                              MPI_Datatype datatype, MPI_Request *request) DMPI_API;
+/* Data access through the individual file pointer */
+int PMPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status) DMPI_API;
+int PMPI_File_read_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status) DMPI_API;
+int PMPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status) DMPI_API;
+int PMPI_File_read_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                         MPI_Status *status) DMPI_API;
+int PMPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status) DMPI_API;
+int PMPI_File_write_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                      MPI_Status *status) DMPI_API;
+int PMPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status) DMPI_API;
+int PMPI_File_write_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                          MPI_Status *status) DMPI_API;
+int PMPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request) DMPI_API;
+int PMPI_File_iread_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                      MPI_Request *request) DMPI_API;
+int PMPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request) DMPI_API;
+int PMPI_File_iread_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                          MPI_Request *request) DMPI_API;
+int PMPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request) DMPI_API;
+int PMPI_File_iwrite_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                       MPI_Request *request) DMPI_API;
+int PMPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                         MPI_Request *request) DMPI_API;
+int PMPI_File_iwrite_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                           MPI_Request *request) DMPI_API;
+/* Data access through the shared file pointer, and in rank order */
+int PMPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status) DMPI_API;
+int PMPI_File_read_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                            MPI_Status *status) DMPI_API;
+int PMPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                           MPI_Status *status) DMPI_API;
+int PMPI_File_write_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                             MPI_Status *status) DMPI_API;
+int PMPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request) DMPI_API;
+int PMPI_File_iread_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                             MPI_Request *request) DMPI_API;
+int PMPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                            MPI_Request *request) DMPI_API;
+int PMPI_File_iwrite_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                              MPI_Request *request) DMPI_API;
+int PMPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status) DMPI_API;
+int PMPI_File_read_ordered_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                             MPI_Status *status) DMPI_API;
+int PMPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                            MPI_Status *status) DMPI_API;
+int PMPI_File_write_ordered_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                              MPI_Status *status) DMPI_API;
+/* Split collective data access */
+int PMPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype) DMPI_API;
+int PMPI_File_read_at_all_begin_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
+                                  MPI_Datatype datatype) DMPI_API;
+int PMPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status) DMPI_API;
+int PMPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                                 MPI_Datatype datatype) DMPI_API;
+int PMPI_File_write_at_all_begin_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count,
+                                   MPI_Datatype datatype) DMPI_API;
+int PMPI_File_write_at_all_end(MPI_File fh, const void *buf, MPI_Status *status) DMPI_API;
+int PMPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype) DMPI_API;
+int PMPI_File_read_all_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype) DMPI_API;
+int PMPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *status) DMPI_API;
+int PMPI_File_write_all_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype) DMPI_API;
+int PMPI_File_write_all_begin_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype) DMPI_API;
+int PMPI_File_write_all_end(MPI_File fh, const void *buf, MPI_Status *status) DMPI_API;
+int PMPI_File_read_ordered_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype) DMPI_API;
+int PMPI_File_read_ordered_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype) DMPI_API;
+int PMPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status) DMPI_API;
+int PMPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype) DMPI_API;
+int PMPI_File_write_ordered_begin_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype) DMPI_API;
+int PMPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status) DMPI_API;
+/* Data representations */
+int PMPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn,
+                          MPI_Datarep_conversion_function *write_conversion_fn,
+                          MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state) DMPI_API;
+int PMPI_Register_datarep_c(const char *datarep, MPI_Datarep_conversion_function_c *read_conversion_fn,
+                            MPI_Datarep_conversion_function_c *write_conversion_fn,
+                            MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state) DMPI_API;
+/* Error handlers of files (MPI_FILE_NULL's is the one files start with) */
+int PMPI_File_create_errhandler(MPI_File_errhandler_function *file_errhandler_fn,
+                                MPI_Errhandler *errhandler) DMPI_API;
+int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler) DMPI_API;
+int PMPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler) DMPI_API;
+int PMPI_File_call_errhandler(MPI_File fh, int errorcode) DMPI_API;
 
 /* [TOOLS] Tools interface (MPI_T) */
 int PMPI_T_init_thread(int required, int *provided) DMPI_API;

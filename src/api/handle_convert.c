@@ -6,10 +6,12 @@
  * value back: using it later is the error (the standard leaves the result
  * undefined).
  *
- * Files are pointers. dmpi has no MPI-IO, so the one valid file handle is
- * MPI_FILE_NULL, which converts to 0 and back; a file table belongs here
- * once MPI_File_open exists. */
+ * Files are pointers: an open file's Fortran handle is its slot in the
+ * table of open files (io/file_table.c), MPI_FILE_NULL's (and that of
+ * anything not an open file) is 0, and 0 converts back to MPI_FILE_NULL.
+ * The table is library state, so these two take the lock. */
 #include "api/api.h"
+#include "io/io.h"
 
 #undef MPI_Comm_c2f
 #undef MPI_Comm_f2c
@@ -84,12 +86,12 @@ DMPI_ALIAS(File_f2c)
 
 MPI_Fint PMPI_File_c2f(MPI_File file)
 {
-    (void)file;                 /* MPI_FILE_NULL: there are no open files */
-    return 0;
+    DMPI_API_ENTER;
+    return dmpi_file_c2f(file);
 }
 
 MPI_File PMPI_File_f2c(MPI_Fint file)
 {
-    (void)file;
-    return MPI_FILE_NULL;
+    DMPI_API_ENTER;
+    return dmpi_file_f2c(file);
 }

@@ -1,6 +1,9 @@
 /* Start-up, shut-down and the environment queries. */
 #include "api/api.h"
 #include "comm/comm.h"
+#include "core/attr.h"
+#include "core/session.h"
+#include "io/io.h"
 #include "pmi/pmi.h"
 #include <pthread.h>
 #include <stdio.h>
@@ -91,7 +94,17 @@ int PMPI_Finalize(void)
                        : "called twice");
     if (err != MPI_SUCCESS)
         return dmpi_api_error(NULL, fn, err);
-    err = dmpi_world_finalize();     /* the library itself stops when no session is left */
+    if (dmpi_session_count() == 0) {
+        /* The library stops here: the files the program left open go first,
+         * but after the delete callbacks of MPI_COMM_SELF's attributes, which
+         * MPI runs before anything else and which may close files themselves
+         * (dmpi_world_finalize finds none left to run). */
+        err = dmpi_attr_delete_all(dmpi_comm_get(MPI_COMM_SELF));
+        dmpi_io_finalize();
+    }
+    int e = dmpi_world_finalize();   /* the library itself stops when no session is left */
+    if (err == MPI_SUCCESS)
+        err = e;
     return err == MPI_SUCCESS ? err : dmpi_api_error(NULL, fn, err);
 }
 

@@ -7,6 +7,7 @@
 #include "core/group.h"
 #include "core/info.h"
 #include "core/session.h"
+#include "io/io.h"
 #include "p2p/bsend.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,6 +88,8 @@ int PMPI_Session_finalize(MPI_Session *session)
     MPI_Errhandler e = s->errhandler;
     dmpi_errhandler_retain(e);      /* for an error of the shutdown, after s is gone */
     dmpi_session_buffer_drop(s);    /* a buffer still attached: its messages leave first */
+    if (dmpi_world.model == DMPI_MODEL_FINALIZED && dmpi_session_count() == 1)
+        dmpi_io_finalize();         /* the library stops below: the files left open go first */
     dmpi_session_free(s);
     *session = MPI_SESSION_NULL;
     err = dmpi_runtime_release();

@@ -5,7 +5,8 @@
  * them, at a cost proportional to its description, not to the data. */
 #include "core/dtype_internal.h"
 
-/* Number of blocks of a combiner (DUP and friends have one, of inner). */
+/* Number of blocks of a combiner (DUP and friends have one, of inner; so
+ * do the f90 types, whose contents hold (p, r), not a count). */
 static MPI_Count nblocks(const dmpi_dtype_contents_t *c)
 {
     switch (c->combiner) {
@@ -14,6 +15,9 @@ static MPI_Count nblocks(const dmpi_dtype_contents_t *c)
     case MPI_COMBINER_RESIZED:
     case MPI_COMBINER_SUBARRAY:
     case MPI_COMBINER_DARRAY:
+    case MPI_COMBINER_F90_INTEGER:
+    case MPI_COMBINER_F90_REAL:
+    case MPI_COMBINER_F90_COMPLEX:
         return 1;
     default:
         return c->p[0];

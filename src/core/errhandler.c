@@ -16,10 +16,11 @@ static struct {
 } user_eh[EH_MAX];
 
 static const char *const kind_objects[] = {[DMPI_EH_COMM] = "communicators", [DMPI_EH_WIN] = "windows",
-                                           [DMPI_EH_SESSION] = "sessions"};
+                                           [DMPI_EH_SESSION] = "sessions", [DMPI_EH_FILE] = "files"};
 static const char *const kind_creator[] = {[DMPI_EH_COMM] = "MPI_Comm_create_errhandler",
                                            [DMPI_EH_WIN] = "MPI_Win_create_errhandler",
-                                           [DMPI_EH_SESSION] = "MPI_Session_create_errhandler"};
+                                           [DMPI_EH_SESSION] = "MPI_Session_create_errhandler",
+                                           [DMPI_EH_FILE] = "MPI_File_create_errhandler"};
 
 static int user_index(MPI_Errhandler e)
 {
@@ -60,6 +61,13 @@ int dmpi_errhandler_create_win(MPI_Win_errhandler_function *fn, MPI_Errhandler *
 int dmpi_errhandler_create_session(MPI_Session_errhandler_function *fn, MPI_Errhandler *out)
 {
     return create(DMPI_EH_SESSION, fn, out);
+}
+
+/* Kept as the communicators' function type; dmpi_err_handle_file casts it
+ * back before the call, so the call is made through the function's own type. */
+int dmpi_errhandler_create_file(MPI_File_errhandler_function *fn, MPI_Errhandler *out)
+{
+    return create(DMPI_EH_FILE, (MPI_Comm_errhandler_function *)fn, out);
 }
 
 int dmpi_errhandler_check(const char *fn, MPI_Errhandler e, dmpi_eh_kind_t kind)
@@ -159,5 +167,24 @@ int dmpi_err_handle_session(MPI_Errhandler e, MPI_Session h, const char *call, i
     int i = user_index(e);
     if (i >= 0)
         user_eh[i].fn(&h, &code);    /* MPI_Session * is an int * too */
+    return code;
+}
+
+int dmpi_err_handle_file(MPI_Errhandler e, MPI_File h, const char *path, const char *call, int code)
+{
+    if (code == MPI_SUCCESS || e == MPI_ERRORS_RETURN)
+        return code;
+    if (e == MPI_ERRORS_ARE_FATAL || e == MPI_ERRORS_ABORT) {
+        char where[320] = "no open file (MPI_FILE_NULL)";
+        if (h != MPI_FILE_NULL)
+            snprintf(where, sizeof where, "file %.300s", path ? path : "(unnamed)");
+        fatal_error(where, call, code);
+    }
+    int i = user_index(e);
+    if (i >= 0) {
+        /* made by MPI_File_create_errhandler (dmpi_errhandler_check lets no other kind onto a file) */
+        MPI_File_errhandler_function *f = (MPI_File_errhandler_function *)user_eh[i].fn;
+        f(&h, &code);
+    }
     return code;
 }

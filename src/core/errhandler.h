@@ -1,6 +1,6 @@
 /* Error handlers: the three predefined ones and user ones made by
- * MPI_Comm_create_errhandler, MPI_Win_create_errhandler or
- * MPI_Session_create_errhandler. A user handler
+ * MPI_Comm_create_errhandler, MPI_Win_create_errhandler,
+ * MPI_Session_create_errhandler or MPI_File_create_errhandler. A user handler
  * remembers which kind of object it was made for and may be set only on
  * that kind; the predefined ones go on any. */
 #ifndef DMPI_ERRHANDLER_H
@@ -8,12 +8,15 @@
 
 #include "core/dmpi.h"
 
-typedef enum { DMPI_EH_COMM, DMPI_EH_WIN, DMPI_EH_SESSION } dmpi_eh_kind_t;
+typedef enum { DMPI_EH_COMM, DMPI_EH_WIN, DMPI_EH_SESSION, DMPI_EH_FILE } dmpi_eh_kind_t;
 
-/* MPI_Comm, MPI_Win and MPI_Session are all int: one function type serves every kind. */
+/* MPI_Comm, MPI_Win and MPI_Session are all int: one function type serves
+ * those kinds. MPI_File is a pointer: a file's handler is kept under the same
+ * type and called through its own (dmpi_err_handle_file). */
 int dmpi_errhandler_create(MPI_Comm_errhandler_function *fn, MPI_Errhandler *out);
 int dmpi_errhandler_create_win(MPI_Win_errhandler_function *fn, MPI_Errhandler *out);
 int dmpi_errhandler_create_session(MPI_Session_errhandler_function *fn, MPI_Errhandler *out);
+int dmpi_errhandler_create_file(MPI_File_errhandler_function *fn, MPI_Errhandler *out);
 int dmpi_errhandler_free(MPI_Errhandler *e);
 void dmpi_errhandler_retain(MPI_Errhandler e);
 void dmpi_errhandler_release(MPI_Errhandler e);
@@ -30,5 +33,11 @@ int dmpi_err_handle_win(MPI_Errhandler e, MPI_Win h, const char *name, const cha
 /* The same for a session (h; MPI_SESSION_NULL for an error of
  * MPI_Session_init, raised on its errhandler argument). */
 int dmpi_err_handle_session(MPI_Errhandler e, MPI_Session h, const char *call, int code);
+
+/* The same for a file (h; MPI_FILE_NULL for the errors of MPI_File_open
+ * and MPI_File_delete and of calls given no open file, raised on
+ * MPI_FILE_NULL's handler); path names the file in a fatal error's message
+ * (NULL: none). */
+int dmpi_err_handle_file(MPI_Errhandler e, MPI_File h, const char *path, const char *call, int code);
 
 #endif

@@ -184,7 +184,11 @@ int dmpi_datarep_extent(const char *fn, const dmpi_datarep_t *rep, const dmpi_dt
 /* Converts count elements of dt at ubuf to their file form (contiguous, in
  * the order of dt's typemap) at fbuf, and back. position is the element
  * index within the access, passed to user conversion functions.
- * MPI_ERR_CONVERSION if a user function fails. */
+ * MPI_ERR_CONVERSION if a user function fails. Elements of position are
+ * the predefined data items of dt's typemap (MPI_Get_elements' count), dt
+ * tiled from ubuf: a whole access is (buf, count, fbuf, 0); an access
+ * converted in pieces passes the same ubuf each time, position = the items
+ * before the piece, count * items of one dt = the piece's items. */
 int dmpi_datarep_to_file(const char *fn, const dmpi_datarep_t *rep, const dmpi_dtype_t *dt, const void *ubuf,
                          MPI_Count count, void *fbuf, MPI_Offset position);
 int dmpi_datarep_from_file(const char *fn, const dmpi_datarep_t *rep, const dmpi_dtype_t *dt, void *ubuf,
@@ -198,6 +202,8 @@ int dmpi_datarep_size(const char *fn, const dmpi_datarep_t *rep, const dmpi_dtyp
  * strides in elements grow with it, byte displacements do not). *out is dt
  * itself, with a reference taken, when rep keeps native extents. */
 int dmpi_datarep_file_type(const char *fn, const dmpi_datarep_t *rep, dmpi_dtype_t *dt, dmpi_dtype_t **out);
+/* MPI_Finalize (dmpi_io_finalize): forgets the registered representations. */
+void dmpi_datarep_finalize(void);
 
 /* MPI_Finalize: closes every file the program left open (quietly) and
  * forgets the registered representations. */

@@ -13,7 +13,9 @@
 #      declares is compiled after our header, so any difference in return or
 #      parameter types (const included) is a "conflicting types" error; and
 #      every MPI_ function has its PMPI_ twin. MPI-4.1's MPI_Remove_error_*
-#      are compared with MPICH 4.0's MPIX_Delete_error_*.
+#      are compared with MPICH 4.0's MPIX_Delete_error_*. MPI-IO's functions
+#      are MPICH's mpio.h's; its callback types (file error handler, data
+#      representation functions) are repeated after ours, which must agree.
 # MPI-4.1 names the installed MPICH lacks are taken from mpich42_newer.h
 # (MPICH 4.2's declarations and values) in steps 3 and 4.
 # Exits 0 with "skipped: MPICH header not installed" when there is no MPICH
@@ -68,10 +70,9 @@ fi
 #                                      attribute callbacks; added with
 #                                      attribute caching (the DUP ones need
 #                                      a library function)
-#   MPI_CONVERSION_FN_NULL(_C)         data representations; added with MPI-IO
 #   MPI_T_(VERBOSITY|BIND|SCOPE|PVAR_CLASS)_INVALID
 #                                      MPICH's own zero values, not MPI's
-left_out='^(MPI_INCLUDED|MPI_FILE_DEFINED|MPI_OFFSET_TYPEDEF|MPI_AINT_FMT_(DEC|HEX)_SPEC|MPI_STATUS|MPI_T_|MPI_F_STATUSES_IGNORE|MPI_F_STATUS_IGNORE|MPI_F08_STATUSES_IGNORE|MPI_F08_STATUS_IGNORE|MPI_([A-Z]+_)?NULL_(COPY|DELETE)_FN|MPI_([A-Z]+_)?DUP_FN|MPI_CONVERSION_FN_NULL(_C)?|MPI_T_(VERBOSITY|BIND|SCOPE|PVAR_CLASS)_INVALID)$'
+left_out='^(MPI_INCLUDED|MPI_FILE_DEFINED|MPI_OFFSET_TYPEDEF|MPI_AINT_FMT_(DEC|HEX)_SPEC|MPI_STATUS|MPI_T_|MPI_F_STATUSES_IGNORE|MPI_F_STATUS_IGNORE|MPI_F08_STATUSES_IGNORE|MPI_F08_STATUS_IGNORE|MPI_([A-Z]+_)?NULL_(COPY|DELETE)_FN|MPI_([A-Z]+_)?DUP_FN|MPI_T_(VERBOSITY|BIND|SCOPE|PVAR_CLASS)_INVALID)$'
 cat "$mpich/mpi.h" "$mpich/mpio.h" 2>/dev/null | sed 's,/\*.*\*/,,g' |
     grep -oE '\bMPI_[A-Z][A-Z0-9_]*\b' | sort -u >"$tmp/mpich_names"
 grep -oE '\bMPI_[A-Za-z0-9_]+\b' "$here/constants.def" "$here/constants41.def" | sed 's/^[^:]*://' |
@@ -116,12 +117,23 @@ fi
 # One MPICH declaration per line, then pick ours out of it. MPI-4.1
 # functions MPICH 4.0 lacks are compared with mpi41_protos.h and
 # mpich42_newer.h: newer MPICH's declarations of them.
-grep -v '^#' "$newer" | cat "$mpich/mpi_proto.h" "$here/mpi41_protos.h" - | tr '\n' ' ' | tr ';' '\n' >"$tmp/proto_lines"
+# MPI-IO's functions are in MPICH's mpio.h (ROMIO's), whose nonblocking
+# forms name the request type MPIO_Request: MPI_Request there.
+grep -v '^#' "$newer" | cat "$mpich/mpi_proto.h" "$mpich/mpio.h" "$here/mpi41_protos.h" - | tr '\n' ' ' |
+    tr ';' '\n' >"$tmp/proto_lines"
 {
     echo '#include <mpi.h>'
     echo '#define MPICH_API_PUBLIC'
+    echo '#define ROMIO_API_PUBLIC'
+    echo '#define MPIO_Request MPI_Request'
     echo '#define MPICH_ATTR_POINTER_WITH_TYPE_TAG(buffer_idx, type_idx)'
     grep '^#define' "$newer"     # the same value, or a redefinition error
+    # the callback types of MPI-IO, repeated: C11 allows a typedef again only
+    # for the same type
+    cb='MPI_File_errhandler_f(unction|n)|MPI_Datarep_(conversion_function(_c)?|extent_function)'
+    cat "$mpich/mpi.h" "$mpich/mpio.h" | tr '\n' ' ' | tr ';' '\n' |
+        grep -oE "typedef[^{}]*($cb)\\b.*" |
+        sed 's/$/;/'
 } >"$tmp/protos.c"
 : >"$tmp/not_in_mpich"
 # MPI-4.1 functions that MPICH 4.0 has only as MPIX_ extensions with the same

@@ -182,6 +182,165 @@ void neighbor_calls(MPI_Comm g)
     PMPI_Neighbor_alltoallw_init_c(v, cone, az, t, w, cone, az, t, g, MPI_INFO_NULL, &rq[19]);
 }
 
+/* MPI-IO: every function, written once and expanded for both prefixes
+ * (P is MPI_ or PMPI_), with the callbacks of data representations and
+ * file error handlers (not static: the file is only compiled). */
+static void on_file_error(MPI_File *file, int *code, ...)
+{
+    (void)file;
+    (void)code;
+}
+
+static int convert(void *userbuf, MPI_Datatype datatype, int count, void *filebuf, MPI_Offset position,
+                   void *extra_state)
+{
+    (void)userbuf, (void)datatype, (void)count, (void)filebuf, (void)position, (void)extra_state;
+    return MPI_SUCCESS;
+}
+
+static int convert_c(void *userbuf, MPI_Datatype datatype, MPI_Count count, void *filebuf, MPI_Offset position,
+                     void *extra_state)
+{
+    (void)userbuf, (void)datatype, (void)count, (void)filebuf, (void)position, (void)extra_state;
+    return MPI_SUCCESS;
+}
+
+static int file_extent(MPI_Datatype datatype, MPI_Aint *file_extent, void *extra_state)
+{
+    (void)datatype, (void)extra_state;
+    *file_extent = 4;
+    return MPI_SUCCESS;
+}
+
+#define IO_CALLS(P)                                                                                               \
+    do {                                                                                                          \
+        P##File_open(MPI_COMM_WORLD, "io.dat", MPI_MODE_RDWR | MPI_MODE_CREATE, MPI_INFO_NULL, &fh);              \
+        P##File_set_size(fh, 0);                                                                                  \
+        P##File_preallocate(fh, 16);                                                                              \
+        P##File_get_size(fh, &off);                                                                               \
+        P##File_get_group(fh, &group);                                                                            \
+        P##File_get_amode(fh, &amode);                                                                            \
+        P##File_set_info(fh, MPI_INFO_NULL);                                                                      \
+        P##File_get_info(fh, &info);                                                                              \
+        P##File_set_atomicity(fh, 1);                                                                             \
+        P##File_get_atomicity(fh, &flag);                                                                         \
+        P##File_sync(fh);                                                                                         \
+        P##File_set_view(fh, 0, MPI_INT, MPI_INT, "native", MPI_INFO_NULL);                                       \
+        P##File_get_view(fh, &off, &etype, &ftype, rep);                                                          \
+        P##File_get_type_extent(fh, MPI_INT, &extent);                                                            \
+        P##File_get_type_extent_c(fh, MPI_INT, &cextent);                                                         \
+        P##File_seek(fh, 0, MPI_SEEK_SET);                                                                        \
+        P##File_get_position(fh, &off);                                                                           \
+        P##File_get_byte_offset(fh, 1, &off);                                                                     \
+        P##File_seek_shared(fh, 0, MPI_SEEK_END);                                                                 \
+        P##File_get_position_shared(fh, &off);                                                                    \
+        P##File_read_at(fh, 0, v, 1, MPI_INT, &st);                                                               \
+        P##File_read_at_c(fh, 0, v, 1, MPI_INT, MPI_STATUS_IGNORE);                                               \
+        P##File_read_at_all(fh, 0, v, 1, MPI_INT, &st);                                                           \
+        P##File_read_at_all_c(fh, 0, v, 1, MPI_INT, &st);                                                         \
+        P##File_write_at(fh, 0, one, 1, MPI_INT, &st);                                                            \
+        P##File_write_at_c(fh, 0, one, 1, MPI_INT, &st);                                                          \
+        P##File_write_at_all(fh, 0, one, 1, MPI_INT, &st);                                                        \
+        P##File_write_at_all_c(fh, 0, one, 1, MPI_INT, &st);                                                      \
+        P##File_iread_at(fh, 0, v, 1, MPI_INT, &rq[0]);                                                           \
+        P##File_iread_at_c(fh, 0, v, 1, MPI_INT, &rq[1]);                                                         \
+        P##File_iread_at_all(fh, 0, v, 1, MPI_INT, &rq[2]);                                                       \
+        P##File_iread_at_all_c(fh, 0, v, 1, MPI_INT, &rq[3]);                                                     \
+        P##File_iwrite_at(fh, 0, one, 1, MPI_INT, &rq[4]);                                                        \
+        P##File_iwrite_at_c(fh, 0, one, 1, MPI_INT, &rq[5]);                                                      \
+        P##File_iwrite_at_all(fh, 0, one, 1, MPI_INT, &rq[6]);                                                    \
+        P##File_iwrite_at_all_c(fh, 0, one, 1, MPI_INT, &rq[7]);                                                  \
+        P##File_read(fh, v, 1, MPI_INT, &st);                                                                     \
+        P##File_read_c(fh, v, 1, MPI_INT, &st);                                                                   \
+        P##File_read_all(fh, v, 1, MPI_INT, &st);                                                                 \
+        P##File_read_all_c(fh, v, 1, MPI_INT, &st);                                                               \
+        P##File_write(fh, one, 1, MPI_INT, &st);                                                                  \
+        P##File_write_c(fh, one, 1, MPI_INT, &st);                                                                \
+        P##File_write_all(fh, one, 1, MPI_INT, &st);                                                              \
+        P##File_write_all_c(fh, one, 1, MPI_INT, &st);                                                            \
+        P##File_iread(fh, v, 1, MPI_INT, &rq[8]);                                                                 \
+        P##File_iread_c(fh, v, 1, MPI_INT, &rq[9]);                                                               \
+        P##File_iread_all(fh, v, 1, MPI_INT, &rq[10]);                                                            \
+        P##File_iread_all_c(fh, v, 1, MPI_INT, &rq[11]);                                                          \
+        P##File_iwrite(fh, one, 1, MPI_INT, &rq[12]);                                                             \
+        P##File_iwrite_c(fh, one, 1, MPI_INT, &rq[13]);                                                           \
+        P##File_iwrite_all(fh, one, 1, MPI_INT, &rq[14]);                                                         \
+        P##File_iwrite_all_c(fh, one, 1, MPI_INT, &rq[15]);                                                       \
+        P##File_read_shared(fh, v, 1, MPI_INT, &st);                                                              \
+        P##File_read_shared_c(fh, v, 1, MPI_INT, &st);                                                            \
+        P##File_write_shared(fh, one, 1, MPI_INT, &st);                                                           \
+        P##File_write_shared_c(fh, one, 1, MPI_INT, &st);                                                         \
+        P##File_iread_shared(fh, v, 1, MPI_INT, &rq[16]);                                                         \
+        P##File_iread_shared_c(fh, v, 1, MPI_INT, &rq[17]);                                                       \
+        P##File_iwrite_shared(fh, one, 1, MPI_INT, &rq[18]);                                                      \
+        P##File_iwrite_shared_c(fh, one, 1, MPI_INT, &rq[19]);                                                    \
+        P##File_read_ordered(fh, v, 1, MPI_INT, &st);                                                             \
+        P##File_read_ordered_c(fh, v, 1, MPI_INT, &st);                                                           \
+        P##File_write_ordered(fh, one, 1, MPI_INT, &st);                                                          \
+        P##File_write_ordered_c(fh, one, 1, MPI_INT, &st);                                                        \
+        P##Waitall(20, rq, MPI_STATUSES_IGNORE);                                                                  \
+        P##File_read_at_all_begin(fh, 0, v, 1, MPI_INT);                                                          \
+        P##File_read_at_all_end(fh, v, &st);                                                                      \
+        P##File_read_at_all_begin_c(fh, 0, v, 1, MPI_INT);                                                        \
+        P##File_read_at_all_end(fh, v, MPI_STATUS_IGNORE);                                                        \
+        P##File_write_at_all_begin(fh, 0, one, 1, MPI_INT);                                                       \
+        P##File_write_at_all_end(fh, one, &st);                                                                   \
+        P##File_write_at_all_begin_c(fh, 0, one, 1, MPI_INT);                                                     \
+        P##File_write_at_all_end(fh, one, &st);                                                                   \
+        P##File_read_all_begin(fh, v, 1, MPI_INT);                                                                \
+        P##File_read_all_end(fh, v, &st);                                                                         \
+        P##File_read_all_begin_c(fh, v, 1, MPI_INT);                                                              \
+        P##File_read_all_end(fh, v, &st);                                                                         \
+        P##File_write_all_begin(fh, one, 1, MPI_INT);                                                             \
+        P##File_write_all_end(fh, one, &st);                                                                      \
+        P##File_write_all_begin_c(fh, one, 1, MPI_INT);                                                           \
+        P##File_write_all_end(fh, one, &st);                                                                      \
+        P##File_read_ordered_begin(fh, v, 1, MPI_INT);                                                            \
+        P##File_read_ordered_end(fh, v, &st);                                                                     \
+        P##File_read_ordered_begin_c(fh, v, 1, MPI_INT);                                                          \
+        P##File_read_ordered_end(fh, v, &st);                                                                     \
+        P##File_write_ordered_begin(fh, one, 1, MPI_INT);                                                         \
+        P##File_write_ordered_end(fh, one, &st);                                                                  \
+        P##File_write_ordered_begin_c(fh, one, 1, MPI_INT);                                                       \
+        P##File_write_ordered_end(fh, one, &st);                                                                  \
+        P##File_create_errhandler(on_file_error, &eh);                                                            \
+        P##File_set_errhandler(fh, eh);                                                                           \
+        P##File_set_errhandler(MPI_FILE_NULL, MPI_ERRORS_RETURN);                                                 \
+        P##File_get_errhandler(fh, &eh);                                                                          \
+        P##File_call_errhandler(fh, MPI_ERR_IO);                                                                  \
+        P##Errhandler_free(&eh);                                                                                  \
+        fint = P##File_c2f(fh);                                                                                   \
+        fh = P##File_f2c(fint);                                                                                   \
+        P##File_close(&fh);                                                                                       \
+        P##File_delete("io.dat", MPI_INFO_NULL);                                                                  \
+        P##Register_datarep("rep", convert, convert, file_extent, NULL);                                          \
+        P##Register_datarep("rep0", MPI_CONVERSION_FN_NULL, MPI_CONVERSION_FN_NULL, file_extent, NULL);           \
+        P##Register_datarep_c("rep_c", convert_c, convert_c, file_extent, NULL);                                  \
+        P##Register_datarep_c("rep0_c", MPI_CONVERSION_FN_NULL_C, MPI_CONVERSION_FN_NULL_C, file_extent, NULL);   \
+    } while (0)
+
+void io_calls(void)
+{
+    MPI_File fh = MPI_FILE_NULL;
+    MPI_Offset off;
+    MPI_Group group;
+    MPI_Info info;
+    MPI_Datatype etype, ftype;
+    MPI_Aint extent;
+    MPI_Count cextent;
+    MPI_Status st;
+    MPI_Request rq[20];
+    MPI_Errhandler eh;
+    MPI_Fint fint;
+    char rep[MPI_MAX_DATAREP_STRING];
+    int amode, flag, v[1];
+    const int one[1] = {1};
+    IO_CALLS(MPI_);
+    IO_CALLS(PMPI_);
+    (void)off, (void)group, (void)info, (void)etype, (void)ftype, (void)extent, (void)cextent, (void)amode;
+    (void)flag, (void)fint;
+}
+
 int main(int argc, char **argv)
 {
     int provided, flag, rank, size, len, version, subversion, cls, tsize;

@@ -23,6 +23,7 @@
  */
 #include "mtest.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -139,6 +140,31 @@ static void f90_reals(void)
     MTEST_CHECK(r[0] == left + 0.5 && r[1] == -1.25 && r[2] == 1e300, "f90 real data %g %g %g", r[0], r[1], r[2]);
     MTEST_RC(MPI_Reduce_local(s, r, 2, t, MPI_PROD));
     MTEST_CHECK(r[0] == (left + 0.5) * (mtest_rank + 0.5) && r[1] == 1.5625, "PROD on f90_real: %g %g", r[0], r[1]);
+
+    /* a derived type of an f90 type: its typemap walks (external32, element counts) */
+    MPI_Datatype three;
+    MTEST_RC(MPI_Type_contiguous(3, t, &three));
+    MTEST_RC(MPI_Type_commit(&three));
+    unsigned char packed[24];
+    MPI_Aint pos = 0, in = 0, size = 0;
+    double back[3] = {0, 0, 0};
+    MTEST_RC(MPI_Pack_external_size("external32", 1, three, &size));
+    MTEST_RC(MPI_Pack_external("external32", s, 1, three, packed, sizeof packed, &pos));
+    MTEST_RC(MPI_Unpack_external("external32", packed, pos, &in, back, 1, three));
+    unsigned char native[8];
+    memcpy(native, &s[0], 8);
+    bool big_endian = true;
+    for (int i = 0; i < 8; i++)
+        big_endian = big_endian && packed[i] == native[7 - i];
+    MTEST_CHECK(size == 24 && pos == 24 && in == 24 && big_endian,
+                "external32 of 3 x f90_real(15, 300): size %ld, position %ld, first value %s big-endian", (long)size,
+                (long)pos, big_endian ? "" : "not");
+    MTEST_CHECK(memcmp(s, back, sizeof s) == 0, "external32 round trip of 3 x f90_real(15, 300) changed the data");
+    int elements = -1;
+    MTEST_RC(MPI_Status_set_elements(&st, three, 2));
+    MTEST_RC(MPI_Get_elements(&st, t, &elements));
+    MTEST_CHECK(elements == 2, "Get_elements of 2 f90 reals in a contiguous of them: %d", elements);
+    MTEST_RC(MPI_Type_free(&three));
     MTEST_RC(MPI_Type_create_f90_complex(6, 30, &t));
     float z[2] = {1, 2}, w[2] = {3, 4};  /* (1+2i)(3+4i) = -5+10i */
     MTEST_RC(MPI_Reduce_local(z, w, 1, t, MPI_PROD));
