@@ -231,6 +231,14 @@ static void test_amode(void)
         if (rc == MPI_SUCCESS)
             MPI_File_close(&fh);
     }
+    if (np > 1) {
+        /* an amode that breaks a rule on one rank only: every rank fails (none waits for it) */
+        int amode = me == 0 ? MPI_MODE_RDONLY | MPI_MODE_CREATE : MPI_MODE_RDWR | MPI_MODE_CREATE;
+        rc = MPI_File_open(MPI_COMM_WORLD, path, amode, MPI_INFO_NULL, &fh);
+        io_check_class(rc, MPI_ERR_AMODE, "open with RDONLY|CREATE on rank 0, RDWR|CREATE on the others");
+        if (rc == MPI_SUCCESS)
+            MPI_File_close(&fh);
+    }
 
     rc = MPI_File_open(MPI_COMM_NULL, path, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
     io_check_class(rc, MPI_ERR_COMM, "open on MPI_COMM_NULL");
