@@ -46,7 +46,6 @@ typedef struct dmpi_file_s {
         const char *begin;       /* the begin call's name; NULL if none in progress */
         const void *buf;
         MPI_Status status;
-        int err;
     } split;
     int index;                   /* the Fortran handle (io/file_table.c); 0 is MPI_FILE_NULL */
 } dmpi_file_t;

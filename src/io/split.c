@@ -1,8 +1,8 @@
 /* Split collectives (MPI_File_*_all_begin/_end, *_ordered_begin/_end): the
  * access runs at the begin call, as its collective form; the end call
- * hands over the status. As in ROMIO, an error of the access is returned
- * by the begin call; the split collective is in progress even then, so the
- * end call that closes it still matches. */
+ * hands over the status. A begin that fails returns its error and leaves
+ * no split collective in progress: a program that sees the error does not
+ * call the end, and its next begin must not be refused for it. */
 #include "io/io_internal.h"
 #include <string.h>
 
@@ -13,10 +13,11 @@ int dmpi_file_split_begin(const char *fn, dmpi_file_t *f, int how, MPI_Offset of
         return dmpi_err(MPI_ERR_OTHER, "%s: a split collective is in progress (%s)", fn, f->split.begin);
     dmpi_status_empty(&f->split.status);
     int err = dmpi_file_access(fn, f, how | DMPI_IO_COLL, offset, buf, count, dt, &f->split.status);
+    if (err != MPI_SUCCESS)
+        return err;
     f->split.begin = fn;
     f->split.buf = buf;
-    f->split.err = err;
-    return err;
+    return MPI_SUCCESS;
 }
 
 int dmpi_file_split_end(const char *fn, const char *begin, dmpi_file_t *f, const void *buf, MPI_Status *status)

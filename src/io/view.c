@@ -7,6 +7,7 @@
  * the view out with the file's extents (dmpi_datarep_file_type). */
 #include "io/io_internal.h"
 #include "core/info.h"
+#include "core/op.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,12 +66,33 @@ static int sig_add(void *ctx, dmpi_dtype_t *b, MPI_Aint disp, size_t n)
     return 0;
 }
 
+/* Predefined types that hold the same kind of value in the same bytes
+ * match: MPI_LONG and MPI_LONG_LONG (and MPI_INT64_T, and their unsigned
+ * twins) are one 8-byte integer to a file. Programs (and languages
+ * binding MPI) name one C type by several MPI types; like point-to-point,
+ * I/O does not tell them apart. The kind is what the reductions accept:
+ * integers take SUM and BAND, floating point SUM and MAX, complex SUM only,
+ * logicals and bytes neither SUM nor MAX. */
+static bool same_basic(MPI_Datatype a, MPI_Datatype b)
+{
+    if (a == b)
+        return true;
+    const dmpi_dtype_t *x = dmpi_dtype_get(a), *y = dmpi_dtype_get(b);
+    if (!x || !y || x->size != y->size || x->nbasic != 1 || y->nbasic != 1)
+        return false;
+    static const int kinds[] = {DMPI_OP_SUM, DMPI_OP_BAND, DMPI_OP_MAX, DMPI_OP_LAND};
+    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
+        if (!dmpi_op_kernel(kinds[i], a) != !dmpi_op_kernel(kinds[i], b))
+            return false;
+    return true;
+}
+
 static int sig_match(void *ctx, dmpi_dtype_t *b, MPI_Aint disp, size_t n)
 {
     sig_t *s = ctx;
     (void)disp;
     while (n > 0) {
-        if (b->handle != s->t[s->i])
+        if (!same_basic(b->handle, s->t[s->i]))
             return 1;
         size_t m = s->n[s->i] - s->k < n ? s->n[s->i] - s->k : n;
         n -= m;
@@ -94,7 +116,7 @@ bool io_made_of(const dmpi_dtype_t *et, const dmpi_dtype_t *t)
     if (untyped(et) || untyped(t))
         return true;
     if (et->basic != MPI_DATATYPE_NULL && t->basic != MPI_DATATYPE_NULL)
-        return et->basic == t->basic;
+        return same_basic(et->basic, t->basic);
     sig_t s = {0};
     bool ok = dmpi_dtype_walk(et, 1, sig_add, &s) == 0 && s.len > 0 && dmpi_dtype_walk(t, 1, sig_match, &s) == 0 &&
               s.i == 0 && s.k == 0;
